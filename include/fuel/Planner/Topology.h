@@ -1,0 +1,104 @@
+//===- Topology.h - Devices, capabilities and links --------------*- C++ -*-===//
+//
+// The machine the planner plans for (SEMANTICS §1, §3 step 6, §5): devices with
+// their capabilities and the directed links between them. This is the plain
+// struct every layer shares; lib/Target reads and writes it as JSON and probes
+// it from the machine, and the dialect converts it to and from
+// `#fuel.topology`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUEL_PLANNER_TOPOLOGY_H
+#define FUEL_PLANNER_TOPOLOGY_H
+
+#include "fuel/Planner/Device.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fuel::plan {
+
+/// How a link moves bytes (SEMANTICS §5). Each class has default figures for
+/// links the topology does not describe.
+enum class PathClass : uint8_t { Peer, SharedMemory, DeviceCopy };
+
+/// "peer", "shared-memory", "device-copy".
+std::string_view stringifyPathClass(PathClass c);
+/// Inverse of stringifyPathClass.
+std::optional<PathClass> symbolizePathClass(std::string_view s);
+
+/// Default bandwidth (bytes per second) and latency (ns) of a path class:
+/// peer 12 GB/s + 15 us, shared memory 20 GB/s + 2 us, device copy 8 GB/s +
+/// 30 us (SEMANTICS §5).
+struct PathDefaults {
+  int64_t bandwidthBytesPerSec;
+  int64_t latencyNs;
+};
+PathDefaults pathClassDefaults(PathClass c);
+
+/// One device and what it can do. Absent figures fall back to the priors of
+/// SEMANTICS §3 step 6, with a warning, when a kernel time is computed.
+struct DeviceInfo {
+  Device device;
+  /// Human-readable description, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
+  std::string name;
+  /// True when the device's compute units are CPU cores: the host, or a
+  /// Vulkan device of type CPU such as Mesa lavapipe. Such devices take the
+  /// CPU priors and reach the host through shared memory.
+  bool cpuType = false;
+  /// Peak throughput in flop/ns, per element type name ("f32", "f16", ...).
+  std::map<std::string, double> peakFlopsPerNs;
+  /// Peak memory bandwidth in bytes per ns.
+  std::optional<double> bytesPerNs;
+  /// Fixed cost of dispatching one kernel on this device, in ns.
+  int64_t dispatchOverheadNs = 0;
+  /// Memory capacity in bytes; 0 when unknown.
+  uint64_t memoryBytes = 0;
+  /// Required buffer alignment in bytes (a power of two).
+  uint64_t alignment = 64;
+};
+
+/// A directed link. Links are one-way; a pair of devices usually has two.
+struct Link {
+  Device from;
+  Device to;
+  /// Bytes per second (1 GB = 10^9 bytes).
+  int64_t bandwidthBytesPerSec = 0;
+  int64_t latencyNs = 0;
+  PathClass pathClass = PathClass::DeviceCopy;
+};
+
+/// A whole topology. Devices are kept in device order and links sorted by
+/// (from, to), so equal topologies compare and hash equal.
+struct Topology {
+  std::vector<DeviceInfo> devices;
+  std::vector<Link> links;
+
+  /// The device's record, or nullptr.
+  const DeviceInfo *find(Device d) const;
+  /// The direct link from -> to, or nullptr.
+  const Link *findLink(Device from, Device to) const;
+  /// Sorts devices into device order and links by (from, to).
+  void canonicalize();
+  /// Checks the structural rules: exactly one cpu, no duplicate devices,
+  /// links between known, distinct devices, no duplicate links, non-negative
+  /// figures, positive bandwidths, power-of-two alignments. Returns an empty
+  /// string when valid, otherwise a message naming the first problem.
+  std::string validate() const;
+
+  /// Canonical text serialisation: the input of the content hash. Figures are
+  /// printed exactly (doubles as hexadecimal floating point), devices in
+  /// device order, links sorted; the name is excluded (it describes, it does
+  /// not decide).
+  std::string canonicalText() const;
+  /// `llvm::xxh3_64bits` over canonicalText() (SEMANTICS §1).
+  uint64_t contentHash() const;
+};
+
+} // namespace fuel::plan
+
+#endif // FUEL_PLANNER_TOPOLOGY_H

@@ -1,0 +1,163 @@
+//===- Topology.cpp - Devices, capabilities and links ---------------------===//
+//
+// Structural validation, canonical serialisation and the content hash of a
+// topology (SEMANTICS §1, §5).
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Planner/Topology.h"
+
+#include "llvm/Support/xxhash.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <tuple>
+
+namespace fuel::plan {
+
+std::string_view stringifyPathClass(PathClass c) {
+  switch (c) {
+  case PathClass::Peer:
+    return "peer";
+  case PathClass::SharedMemory:
+    return "shared-memory";
+  case PathClass::DeviceCopy:
+    return "device-copy";
+  }
+  return "device-copy";
+}
+
+std::optional<PathClass> symbolizePathClass(std::string_view s) {
+  for (PathClass c :
+       {PathClass::Peer, PathClass::SharedMemory, PathClass::DeviceCopy})
+    if (stringifyPathClass(c) == s)
+      return c;
+  return std::nullopt;
+}
+
+PathDefaults pathClassDefaults(PathClass c) {
+  switch (c) {
+  case PathClass::Peer:
+    return {12'000'000'000, 15'000};
+  case PathClass::SharedMemory:
+    return {20'000'000'000, 2'000};
+  case PathClass::DeviceCopy:
+    return {8'000'000'000, 30'000};
+  }
+  return {8'000'000'000, 30'000};
+}
+
+const DeviceInfo *Topology::find(Device d) const {
+  for (const DeviceInfo &info : devices)
+    if (info.device == d)
+      return &info;
+  return nullptr;
+}
+
+const Link *Topology::findLink(Device from, Device to) const {
+  for (const Link &l : links)
+    if (l.from == from && l.to == to)
+      return &l;
+  return nullptr;
+}
+
+void Topology::canonicalize() {
+  std::stable_sort(devices.begin(), devices.end(),
+                   [](const DeviceInfo &a, const DeviceInfo &b) {
+                     return a.device < b.device;
+                   });
+  std::stable_sort(links.begin(), links.end(),
+                   [](const Link &a, const Link &b) {
+                     return std::tie(a.from, a.to) < std::tie(b.from, b.to);
+                   });
+}
+
+std::string Topology::validate() const {
+  unsigned cpus = 0;
+  std::set<Device> seen;
+  for (const DeviceInfo &d : devices) {
+    if (d.device.isHost())
+      ++cpus;
+    if (!seen.insert(d.device).second)
+      return "duplicate device '" + d.device.str() + "'";
+    for (const auto &[dtype, rate] : d.peakFlopsPerNs)
+      if (!(rate >= 0) || !std::isfinite(rate))
+        return "device '" + d.device.str() + "' has an invalid peak rate for " +
+               dtype + " (expected a finite, non-negative flop/ns figure)";
+    if (d.bytesPerNs && (!(*d.bytesPerNs >= 0) || !std::isfinite(*d.bytesPerNs)))
+      return "device '" + d.device.str() +
+             "' has an invalid bandwidth (expected a finite, non-negative B/ns "
+             "figure)";
+    if (d.dispatchOverheadNs < 0)
+      return "device '" + d.device.str() +
+             "' has a negative dispatch overhead";
+    if (d.alignment == 0 || (d.alignment & (d.alignment - 1)) != 0)
+      return "device '" + d.device.str() +
+             "' has an alignment that is not a power of two";
+  }
+  if (cpus != 1)
+    return "a topology needs exactly one 'cpu' device (the host), found " +
+           std::to_string(cpus);
+  std::set<std::pair<Device, Device>> linkSeen;
+  for (const Link &l : links) {
+    if (!seen.count(l.from))
+      return "link from unknown device '" + l.from.str() + "'";
+    if (!seen.count(l.to))
+      return "link to unknown device '" + l.to.str() + "'";
+    if (l.from == l.to)
+      return "link from '" + l.from.str() + "' to itself";
+    if (!linkSeen.insert({l.from, l.to}).second)
+      return "duplicate link '" + l.from.str() + "' -> '" + l.to.str() + "'";
+    if (l.bandwidthBytesPerSec <= 0)
+      return "link '" + l.from.str() + "' -> '" + l.to.str() +
+             "' needs a positive bandwidth";
+    if (l.latencyNs < 0)
+      return "link '" + l.from.str() + "' -> '" + l.to.str() +
+             "' has a negative latency";
+  }
+  return {};
+}
+
+static void appendDouble(std::string &out, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%a", v);
+  out += buf;
+}
+
+std::string Topology::canonicalText() const {
+  Topology sorted = *this;
+  sorted.canonicalize();
+  std::string out = "fuel-topology-v1\n";
+  for (const DeviceInfo &d : sorted.devices) {
+    out += "device " + d.device.str();
+    out += d.cpuType ? " cpu-type" : " accel";
+    for (const auto &[dtype, rate] : d.peakFlopsPerNs) {
+      out += " peak." + dtype + "=";
+      appendDouble(out, rate);
+    }
+    if (d.bytesPerNs) {
+      out += " bw=";
+      appendDouble(out, *d.bytesPerNs);
+    }
+    out += " dispatch=" + std::to_string(d.dispatchOverheadNs);
+    out += " memory=" + std::to_string(d.memoryBytes);
+    out += " align=" + std::to_string(d.alignment);
+    out += "\n";
+  }
+  for (const Link &l : sorted.links) {
+    out += "link " + l.from.str() + " " + l.to.str() + " " +
+           std::to_string(l.bandwidthBytesPerSec) + " " +
+           std::to_string(l.latencyNs) + " " +
+           std::string(stringifyPathClass(l.pathClass)) + "\n";
+  }
+  return out;
+}
+
+uint64_t Topology::contentHash() const {
+  std::string text = canonicalText();
+  return llvm::xxh3_64bits(llvm::StringRef(text));
+}
+
+} // namespace fuel::plan

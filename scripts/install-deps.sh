@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs every package fuel needs to build and test on Debian 12 (bookworm).
+# Idempotent: when every package is already present it returns in well under a
+# second without touching the network. Must run as root; never prompts.
+set -euo pipefail
+
+PACKAGES=(
+  clang-22 lld-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  clang-format-22 cmake ninja-build python3
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libvulkan1 mesa-vulkan-drivers
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: missing packages (${missing[*]}); run as root" >&2
+  exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+echo "install-deps: installing ${missing[*]}"
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
