@@ -1,0 +1,170 @@
+//===- Candidate.cpp - Candidates, cost vectors and the winner order ------===//
+//
+// SEMANTICS §1 (candidates), §6 (cost vector, dominance, winner order) and
+// §3 step 8 (ranking).
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Planner/Candidate.h"
+
+#include "fuel/Planner/Numbers.h"
+#include "fuel/Planner/PrecisionRules.h"
+#include "fuel/Planner/SizeClass.h"
+
+#include <algorithm>
+
+namespace fuel::plan {
+
+llvm::StringRef stringifyTimeSource(TimeSource s) {
+  return s == TimeSource::Measured ? "measured" : "static";
+}
+
+bool matchesCondition(const CouplingCondition &condition, Device placement) {
+  if (const Device *d = std::get_if<Device>(&condition))
+    return *d == placement;
+  return std::get<DeviceKind>(condition) == placement.kind;
+}
+
+bool Candidate::hasCap(llvm::StringRef cap) const {
+  auto it = std::lower_bound(
+      caps.begin(), caps.end(), cap,
+      [](const std::string &a, llvm::StringRef b) { return a < b; });
+  return it != caps.end() && *it == cap;
+}
+
+std::optional<llvm::StringRef> Candidate::param(llvm::StringRef key) const {
+  for (const auto &[k, v] : params)
+    if (k == key)
+      return llvm::StringRef(v);
+  return std::nullopt;
+}
+
+void Candidate::normalize() {
+  std::sort(caps.begin(), caps.end());
+  caps.erase(std::unique(caps.begin(), caps.end()), caps.end());
+  std::stable_sort(
+      params.begin(), params.end(),
+      [](const auto &a, const auto &b) { return a.first < b.first; });
+}
+
+bool operator==(const Candidate &a, const Candidate &b) {
+  return a.kernelId == b.kernelId && a.caps == b.caps && a.device == b.device &&
+         a.precision == b.precision && a.cost == b.cost &&
+         a.timeNs == b.timeNs && a.timeSource == b.timeSource &&
+         a.hostBytes == b.hostBytes && a.deviceBytes == b.deviceBytes &&
+         a.inboundTransferNs == b.inboundTransferNs && a.params == b.params &&
+         a.couplings == b.couplings && a.kernelSource == b.kernelSource &&
+         a.revisionHash == b.revisionHash &&
+         a.registryPriority == b.registryPriority && a.fallback == b.fallback;
+}
+
+std::string DecisionContext::str() const {
+  return std::string(stringifyOpKind(op)) + " " +
+         (principalDtype.empty() ? std::string("?") : principalDtype) +
+         " size_class=" + formatSizeClass(sizeClass) +
+         " decision_device=" + decisionDevice.str();
+}
+
+CostVector costVector(const Candidate &c) {
+  return {c.timeNs, c.hostBytes, c.deviceBytes, precisionDigits(c.precision),
+          accuracyClass(c.precision)};
+}
+
+bool dominates(const CostVector &a, const CostVector &b) {
+  // Lower is better for time and bytes; higher for digits and class.
+  bool noWorse = a.timeNs <= b.timeNs && a.hostBytes <= b.hostBytes &&
+                 a.deviceBytes <= b.deviceBytes &&
+                 a.precisionDigits >= b.precisionDigits &&
+                 a.accuracyClass >= b.accuracyClass;
+  if (!noWorse)
+    return false;
+  return a.timeNs < b.timeNs || a.hostBytes < b.hostBytes ||
+         a.deviceBytes < b.deviceBytes ||
+         a.precisionDigits > b.precisionDigits ||
+         a.accuracyClass > b.accuracyClass;
+}
+
+namespace {
+/// The winner order's fields, computed once per candidate so a sort does
+/// not recompute precision digits at every comparison.
+struct RankKey {
+  int64_t timeNs;
+  unsigned digits;
+  unsigned accuracy;
+  uint64_t totalBytes;
+  int64_t priority;
+  bool offDecision;
+  Device device;
+  const std::string *kernelId;
+  unsigned index;
+
+  RankKey(const Candidate &c, Device decision, unsigned index)
+      : timeNs(c.timeNs), digits(precisionDigits(c.precision)),
+        accuracy(accuracyClass(c.precision)),
+        totalBytes(satAddU(c.hostBytes, c.deviceBytes)),
+        priority(c.registryPriority), offDecision(c.device != decision),
+        device(c.device), kernelId(&c.kernelId), index(index) {}
+
+  /// -1, 0 or 1: the winner order of SEMANTICS §6, index excluded.
+  int compare(const RankKey &o) const {
+    if (timeNs != o.timeNs)
+      return timeNs < o.timeNs ? -1 : 1;
+    if (digits != o.digits)
+      return digits > o.digits ? -1 : 1;
+    if (accuracy != o.accuracy)
+      return accuracy > o.accuracy ? -1 : 1;
+    if (totalBytes != o.totalBytes)
+      return totalBytes < o.totalBytes ? -1 : 1;
+    if (priority != o.priority)
+      return priority > o.priority ? -1 : 1;
+    if (offDecision != o.offDecision)
+      return offDecision ? 1 : -1;
+    if (device != o.device)
+      return device < o.device ? -1 : 1;
+    // std::string compares through char_traits<char>, which orders bytes
+    // as unsigned char: bytewise ascending.
+    int c = kernelId->compare(*o.kernelId);
+    return c < 0 ? -1 : (c > 0 ? 1 : 0);
+  }
+};
+} // namespace
+
+bool winnerLess(const Candidate &a, const Candidate &b, Device decisionDevice) {
+  return RankKey(a, decisionDevice, 0).compare(RankKey(b, decisionDevice, 0)) <
+         0;
+}
+
+std::vector<unsigned> rankOrder(const std::vector<Candidate> &candidates,
+                                Device decisionDevice) {
+  std::vector<RankKey> keys;
+  keys.reserve(candidates.size());
+  for (unsigned i = 0, e = candidates.size(); i < e; ++i)
+    keys.emplace_back(candidates[i], decisionDevice, i);
+  // The input index as the last key makes std::sort stable and the result
+  // independent of the sort algorithm.
+  std::sort(keys.begin(), keys.end(), [](const RankKey &a, const RankKey &b) {
+    int c = a.compare(b);
+    return c != 0 ? c < 0 : a.index < b.index;
+  });
+  std::vector<unsigned> order;
+  order.reserve(keys.size());
+  for (const RankKey &k : keys)
+    order.push_back(k.index);
+  return order;
+}
+
+void rank(std::vector<Candidate> &candidates, Device decisionDevice) {
+  std::vector<unsigned> order = rankOrder(candidates, decisionDevice);
+  bool identity = true;
+  for (unsigned i = 0, e = order.size(); i < e && identity; ++i)
+    identity = order[i] == i;
+  if (identity)
+    return;
+  std::vector<Candidate> sorted;
+  sorted.reserve(candidates.size());
+  for (unsigned i : order)
+    sorted.push_back(std::move(candidates[i]));
+  candidates = std::move(sorted);
+}
+
+} // namespace fuel::plan
