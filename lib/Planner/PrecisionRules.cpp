@@ -48,8 +48,10 @@ unsigned precisionDigits(const Precision &p) {
       ++d;
     return d;
   }
-  if (p.maxUlp)
-    return *p.maxUlp == 0 ? 18 : 0;
+  // Without a relative bound: an exact (0 ulp) claim is 18 digits; any
+  // other ulp bound says nothing about digits, so bit-stability decides.
+  if (p.maxUlp && *p.maxUlp == 0)
+    return 18;
   return p.bitStable ? 9 : 0;
 }
 
