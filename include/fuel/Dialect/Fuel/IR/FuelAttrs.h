@@ -1,0 +1,37 @@
+//===- FuelAttrs.h - Attributes of the fuel dialect --------------*- C++ -*-===//
+//
+// Enums, the placement interface and the attributes of the fuel dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUEL_DIALECT_FUEL_IR_FUELATTRS_H
+#define FUEL_DIALECT_FUEL_IR_FUELATTRS_H
+
+#include "fuel/Dialect/Fuel/IR/FuelDialect.h"
+#include "fuel/Planner/Topology.h"
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
+
+#include <optional>
+
+#include "fuel/Dialect/Fuel/IR/FuelEnums.h.inc"
+
+#include "fuel/Dialect/Fuel/IR/FuelAttrInterfaces.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "fuel/Dialect/Fuel/IR/FuelAttrs.h.inc"
+
+namespace mlir::fuel {
+
+/// Converts between the dialect's device kind and the planner's.
+::fuel::plan::DeviceKind toPlan(DeviceKind kind);
+DeviceKind fromPlan(::fuel::plan::DeviceKind kind);
+/// Converts between `#fuel.device` and the planner's device identity.
+::fuel::plan::Device toPlan(DeviceAttr device);
+DeviceAttr fromPlan(MLIRContext *ctx, ::fuel::plan::Device device);
+
+} // namespace mlir::fuel
+
+#endif // FUEL_DIALECT_FUEL_IR_FUELATTRS_H

@@ -1,0 +1,361 @@
+//===- FuelAttrs.td - Attributes of the fuel dialect -------*- tablegen -*-===//
+//
+// Devices, costs, precision, decision contexts, candidates, alternative sets,
+// couplings and topologies (SEMANTICS §1).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUEL_DIALECT_FUEL_IR_FUELATTRS_TD
+#define FUEL_DIALECT_FUEL_IR_FUELATTRS_TD
+
+include "fuel/Dialect/Fuel/IR/FuelDialect.td"
+include "fuel/Dialect/Fuel/IR/FuelEnums.td"
+include "fuel/Dialect/Fuel/IR/FuelInterfaces.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+class Fuel_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Fuel_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+//===----------------------------------------------------------------------===//
+// DeviceAttr
+//===----------------------------------------------------------------------===//
+
+def Fuel_DeviceAttr : Fuel_Attr<"Device", "device",
+    [DeclareAttrInterfaceMethods<Fuel_PlacementAttrInterface>]> {
+  let summary = "A device: `cpu`, `cuda:N` or `vulkan:N`";
+  let description = [{
+    A device is where bytes live and kernels run. The host `cpu` has no
+    ordinal; `cuda` and `vulkan` devices carry a non-negative ordinal.
+
+    ```mlir
+    #fuel.device<cpu>
+    #fuel.device<cuda:0>
+    #fuel.device<vulkan:1>
+    ```
+
+    Inside fuel ops devices print bare (`on cuda:0`). Device order, used by
+    every tie-break, is `cpu` < `cuda:N` < `vulkan:N`, ordinals ascending.
+  }];
+  let parameters = (ins
+    EnumParameter<Fuel_DeviceKind>:$kind,
+    "int64_t":$ordinal
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The host device.
+    static DeviceAttr getHost(::mlir::MLIRContext *ctx) {
+      return get(ctx, ::mlir::fuel::DeviceKind::cpu, 0);
+    }
+    bool isHost() const { return getKind() == ::mlir::fuel::DeviceKind::cpu; }
+    /// "cpu", "cuda:0", ...
+    std::string str() const;
+    /// Device order: cpu < cuda:N < vulkan:N, ordinals ascending.
+    bool operator<(DeviceAttr other) const;
+    /// Prints the bare form used inside ops (`cuda:0`).
+    void printBare(::mlir::AsmPrinter &printer) const;
+    /// Parses the bare form, with precise errors for unknown kinds, negative
+    /// ordinals, `cpu:N` and missing ordinals.
+    static ::mlir::FailureOr<DeviceAttr> parseBare(::mlir::AsmParser &parser);
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// CostAttr
+//===----------------------------------------------------------------------===//
+
+def Fuel_CostAttr : Fuel_Attr<"Cost", "cost"> {
+  let summary = "Static cost of a kernel: flops, bytes and its own overhead";
+  let description = [{
+    ```mlir
+    #fuel.cost<flops = 16777216, bytes = 720896, overhead_ns = 5000>
+    ```
+    `overhead_ns` is the variant's own overhead; the device's dispatch
+    overhead is added when a time is computed (SEMANTICS §3 step 6). All
+    figures are non-negative.
+  }];
+  let parameters = (ins "int64_t":$flops, "int64_t":$bytes,
+                        "int64_t":$overhead_ns);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// PrecisionAttr
+//===----------------------------------------------------------------------===//
+
+def Fuel_PrecisionAttr : Fuel_Attr<"Precision", "precision"> {
+  let summary = "A precision guarantee or requirement";
+  let description = [{
+    What a kernel claims about its numerics, or what a pipeline requires:
+    bit stability, a maximum ulp error, a maximum relative and absolute
+    error, and a free-form note. Absent bounds mean "no claim". The presets
+    print by name:
+
+    ```mlir
+    #fuel.precision<reference>      // bit-stable, ulp 0, rel 0, abs 0
+    #fuel.precision<deterministic>  // bit-stable only
+    #fuel.precision<unaudited>      // no claim
+    #fuel.precision<bit_stable, ulp = 1, rel = 1.000000e-05, note = "audited">
+    #fuel.precision<deterministic, note = "fixed schedule">
+    ```
+    Negative or non-finite bounds are rejected.
+  }];
+  let parameters = (ins
+    "bool":$bit_stable,
+    OptionalParameter<"std::optional<uint64_t>">:$max_ulp,
+    OptionalParameter<"::mlir::FloatAttr">:$max_relative,
+    OptionalParameter<"::mlir::FloatAttr">:$max_absolute,
+    StringRefParameter<"free-form note", "\"\"">:$note
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    static PrecisionAttr getReference(::mlir::MLIRContext *ctx);
+    static PrecisionAttr getDeterministic(::mlir::MLIRContext *ctx);
+    static PrecisionAttr getUnaudited(::mlir::MLIRContext *ctx);
+    /// The preset these bounds equal ("reference", "deterministic",
+    /// "unaudited"), ignoring the note; empty when none.
+    ::llvm::StringRef getPresetName() const;
+    std::optional<double> getMaxRelativeValue() const;
+    std::optional<double> getMaxAbsoluteValue() const;
+    /// Prints the body without `<>` when it is a bare preset, with `<>`
+    /// otherwise; used for the nested `precision = ...` field.
+    void printNested(::mlir::AsmPrinter &printer) const;
+    static ::mlir::FailureOr<PrecisionAttr>
+    parseNested(::mlir::AsmParser &parser);
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// DecisionAttr
+//===----------------------------------------------------------------------===//
+
+def Fuel_DecisionAttr : Fuel_Attr<"Decision", "decision"> {
+  let summary = "The context of a decision point";
+  let description = [{
+    Identifies a decision point: the node's op kind, its principal element
+    type, its size class (SEMANTICS §4, printed in hexadecimal) and the
+    decision device (SEMANTICS §3 step 1).
+
+    ```mlir
+    #fuel.decision<op = matmul, dtype = f32, size_class = 0x0f0608, device = cpu>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Fuel_OpKind>:$op_kind,
+    "::mlir::Type":$dtype,
+    "uint64_t":$size_class,
+    "::mlir::fuel::DeviceAttr":$device
+  );
+  let hasCustomAssemblyFormat = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// CouplingAttr
+//===----------------------------------------------------------------------===//
+
+def Fuel_CouplingAttr : Fuel_Attr<"Coupling", "coupling"> {
+  let summary = "A cost adjustment conditional on another node's placement";
+  let description = [{
+    A signed time delta that applies when another node (`node`, its id in the
+    same function) is placed on a given device or on any device of a given
+    backend.
+
+    On a candidate the adjustment applies to that candidate:
+    ```mlir
+    #fuel.coupling<node = 3, device = cuda:0, delta_ns = -500>
+    ```
+    As a frontend annotation (`fuel.coupling = [...]` on an op) it also says
+    which device of *this* node it applies to (`on`); enumeration copies it
+    onto the candidates of that device:
+    ```mlir
+    #fuel.coupling<on = cpu, node = 3, backend = cuda, delta_ns = 2000>
+    ```
+  }];
+  let parameters = (ins
+    OptionalParameter<"::mlir::fuel::DeviceAttr">:$on,
+    "int64_t":$node,
+    "::mlir::Attribute":$condition,
+    "int64_t":$delta_ns
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The device condition, or null when the condition is a backend.
+    DeviceAttr getConditionDevice() const;
+    /// The backend condition, or std::nullopt when it is a device.
+    std::optional<DeviceKind> getConditionBackend() const;
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// CandidateAttr
+//===----------------------------------------------------------------------===//
+
+def Fuel_CandidateAttr : Fuel_Attr<"Candidate", "candidate"> {
+  let summary = "One way to run a node: a kernel variant on a device";
+  let description = [{
+    Every field of SEMANTICS §1. The kernel id names the registry record the
+    candidate came from (a string, not a symbol). Fields may be written in
+    any order; they print in the order below, and fields at their default
+    (no caps, no params, no coupling, priority 0, transfer 0, revision 0, not
+    a fallback) are omitted.
+
+    ```mlir
+    #fuel.candidate<"cpu.openblas.matmul_f32", source = "openblas",
+      backend = cpu, device = cpu, caps = [strided_input],
+      revision = 0x9c1e47a2d0b3f811, priority = 10, precision = unaudited,
+      cost = <flops = 16777216, bytes = 720896, overhead_ns = 500>,
+      time_ns = 147000 static, host_bytes = 720896, device_bytes = 0,
+      transfer_ns = 0, params = {fn = "add"},
+      coupling = [#fuel.coupling<node = 3, backend = cuda, delta_ns = -500>],
+      fallback>
+    ```
+
+    The backend must equal the device's kind; times and byte counts are
+    non-negative.
+  }];
+  let parameters = (ins
+    StringRefParameter<"kernel id">:$kernel_id,
+    StringRefParameter<"kernel source">:$source,
+    EnumParameter<Fuel_DeviceKind>:$backend,
+    "::mlir::fuel::DeviceAttr":$device,
+    "::mlir::ArrayAttr":$caps,
+    "::mlir::fuel::PrecisionAttr":$precision,
+    "::mlir::fuel::CostAttr":$cost,
+    "int64_t":$time_ns,
+    EnumParameter<Fuel_TimeSource>:$time_source,
+    "int64_t":$host_bytes,
+    "int64_t":$device_bytes,
+    "int64_t":$transfer_ns,
+    "::mlir::DictionaryAttr":$params,
+    "::mlir::ArrayAttr":$coupling,
+    "uint64_t":$revision,
+    "int64_t":$priority,
+    "bool":$fallback
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// AlternativeSetAttr
+//===----------------------------------------------------------------------===//
+
+def Fuel_AlternativeSetAttr : Fuel_Attr<"AlternativeSet", "alternatives"> {
+  let summary = "A node's ranked candidates and its decision context";
+  let description = [{
+    The candidates of one decision point, winner first, together with the
+    decision context. Candidates are printed as attributes, so equal
+    candidates of different nodes share one alias in printed IR.
+
+    ```mlir
+    #fuel.alternatives<decision = <op = matmul, dtype = f32,
+                         size_class = 0x0f0608, device = cpu>,
+                       [#fuel.candidate<...>, #fuel.candidate<...>]>
+    ```
+    A set holds at least one candidate, and no two candidates share a
+    (kernel id, device) pair.
+  }];
+  let parameters = (ins
+    "::mlir::fuel::DecisionAttr":$decision,
+    ArrayRefParameter<"::mlir::fuel::CandidateAttr">:$candidates
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Index 0: the winner.
+    CandidateAttr getWinner() const { return getCandidates().front(); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Topology
+//===----------------------------------------------------------------------===//
+
+def Fuel_DeviceInfoAttr : Fuel_Attr<"DeviceInfo", "device_info"> {
+  let summary = "A device of a topology and its capabilities";
+  let description = [{
+    ```mlir
+    #fuel.device_info<cuda:0, name = "H100", peak = {f16 = 4.0e+05, f32 = 5.0e+04},
+      bytes_per_ns = 3.0e+03, dispatch_ns = 5000, memory = 85899345920,
+      alignment = 256>
+    ```
+    `cpu_type` marks a device whose compute units are CPU cores (the host,
+    or a Vulkan device of CPU type such as Mesa lavapipe). `peak` maps an
+    element type name to flop/ns; an absent `bytes_per_ns` or dtype takes
+    the priors of SEMANTICS §3 step 6.
+  }];
+  let parameters = (ins
+    "::mlir::fuel::DeviceAttr":$device,
+    StringRefParameter<"description", "\"\"">:$name,
+    "bool":$cpu_type,
+    "::mlir::DictionaryAttr":$peak,
+    OptionalParameter<"::mlir::FloatAttr">:$bytes_per_ns,
+    "int64_t":$dispatch_ns,
+    "int64_t":$memory,
+    "int64_t":$alignment
+  );
+  let hasCustomAssemblyFormat = 1;
+}
+
+def Fuel_LinkAttr : Fuel_Attr<"Link", "link"> {
+  let summary = "A directed link between two devices of a topology";
+  let description = [{
+    ```mlir
+    #fuel.link<cpu -> cuda:0, bandwidth = 25000000000, latency_ns = 10000,
+               class = device-copy>
+    ```
+    Bandwidth in bytes per second, latency in ns.
+  }];
+  let parameters = (ins
+    "::mlir::fuel::DeviceAttr":$from,
+    "::mlir::fuel::DeviceAttr":$to,
+    "int64_t":$bandwidth,
+    "int64_t":$latency_ns,
+    EnumParameter<Fuel_PathClass>:$path_class
+  );
+  let hasCustomAssemblyFormat = 1;
+}
+
+def Fuel_TopologyAttr : Fuel_Attr<"Topology", "topology"> {
+  let summary = "Devices, their capabilities and the links between them";
+  let description = [{
+    The machine a module is planned for, stamped on the module as
+    `fuel.topology`, so a planned module can be re-costed, exported and
+    explained without the file it came from.
+
+    ```mlir
+    #fuel.topology<hash = 0x1f2e3d4c5b6a7988,
+      devices = [<cpu, cpu_type, peak = {f32 = 3.2e+01}, bytes_per_ns = 2.0e+01,
+                  dispatch_ns = 1000, memory = 17179869184, alignment = 64>],
+      links = []>
+    ```
+    Exactly one device is `cpu`; devices are distinct; links join known,
+    distinct devices with a positive bandwidth. `hash` is the content hash
+    (`xxh3_64bits` over the canonical serialisation); when omitted it is
+    computed, when given it must match.
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"::mlir::fuel::DeviceInfoAttr">:$devices,
+    ArrayRefParameter<"::mlir::fuel::LinkAttr">:$links,
+    "uint64_t":$hash
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Converts to the planner's plain struct.
+    ::fuel::plan::Topology toPlan() const;
+    /// Builds the attribute (hash included) from the planner's struct.
+    static TopologyAttr fromPlan(::mlir::MLIRContext *ctx,
+                                 const ::fuel::plan::Topology &topology);
+    /// The record of `device`, or null.
+    DeviceInfoAttr lookup(DeviceAttr device) const;
+  }];
+}
+
+#endif // FUEL_DIALECT_FUEL_IR_FUELATTRS_TD

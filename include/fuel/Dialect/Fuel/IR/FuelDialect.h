@@ -1,0 +1,14 @@
+//===- FuelDialect.h - The fuel dialect --------------------------*- C++ -*-===//
+//
+// Declares the fuel dialect. Include FuelOps.h for the ops and attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUEL_DIALECT_FUEL_IR_FUELDIALECT_H
+#define FUEL_DIALECT_FUEL_IR_FUELDIALECT_H
+
+#include "mlir/IR/Dialect.h"
+
+#include "fuel/Dialect/Fuel/IR/FuelDialect.h.inc"
+
+#endif // FUEL_DIALECT_FUEL_IR_FUELDIALECT_H

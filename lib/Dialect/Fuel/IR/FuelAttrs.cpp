@@ -1,0 +1,1199 @@
+//===- FuelAttrs.cpp - Attributes of the fuel dialect ---------------------===//
+//
+// Parsing, printing and verification of the fuel attributes, and conversion
+// of `#fuel.topology` to and from the planner's plain struct.
+//
+// Keyed attributes (candidates, devices of a topology, couplings, ...) accept
+// their fields in any order and report unknown, duplicate and missing fields
+// by name; they print in one canonical order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Dialect/Fuel/IR/FuelOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::fuel;
+
+#include "fuel/Dialect/Fuel/IR/FuelAttrInterfaces.cpp.inc"
+#include "fuel/Dialect/Fuel/IR/FuelEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "fuel/Dialect/Fuel/IR/FuelAttrs.cpp.inc"
+
+void FuelDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "fuel/Dialect/Fuel/IR/FuelAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Shared parsing helpers
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Parses a comma-separated list of `key` or `key = value` fields (the
+/// callback consumes `= value` itself). Rejects unknown and duplicate keys,
+/// naming them and listing the known ones.
+class FieldListParser {
+public:
+  FieldListParser(AsmParser &parser, StringRef what, ArrayRef<StringRef> keys)
+      : parser(parser), what(what), keys(keys.begin(), keys.end()) {}
+
+  ParseResult parse(function_ref<ParseResult(StringRef key)> parseField) {
+    return parser.parseCommaSeparatedList([&]() -> ParseResult {
+      SMLoc keyLoc = parser.getCurrentLocation();
+      StringRef key;
+      if (parser.parseKeyword(&key))
+        return failure();
+      if (!llvm::is_contained(keys, key)) {
+        InFlightDiagnostic diag = parser.emitError(keyLoc)
+                                  << "unknown " << what << " field '" << key
+                                  << "'; expected one of: ";
+        llvm::interleaveComma(keys, diag);
+        return diag;
+      }
+      if (!seen.insert(key).second)
+        return parser.emitError(keyLoc)
+               << "duplicate " << what << " field '" << key << "'";
+      return parseField(key);
+    });
+  }
+
+  /// Parses the field list only when a comma follows.
+  ParseResult parseAfterComma(function_ref<ParseResult(StringRef)> fn) {
+    if (failed(parser.parseOptionalComma()))
+      return success();
+    return parse(fn);
+  }
+
+  bool has(StringRef key) const { return seen.contains(key); }
+
+  /// Emits an error at `loc` for the first required key not seen.
+  ParseResult require(SMLoc loc, ArrayRef<StringRef> required) {
+    for (StringRef key : required)
+      if (!has(key))
+        return parser.emitError(loc)
+               << what << " is missing field '" << key << "'";
+    return success();
+  }
+
+private:
+  AsmParser &parser;
+  StringRef what;
+  SmallVector<StringRef> keys;
+  llvm::StringSet<> seen;
+};
+} // namespace
+
+/// Parses `= <integer>` into a signed 64-bit value.
+static ParseResult parseEqInt(AsmParser &parser, int64_t &value) {
+  return failure(parser.parseEqual() || parser.parseInteger(value));
+}
+
+/// Parses `= <integer>` into an unsigned 64-bit value (hex allowed).
+static ParseResult parseEqUInt(AsmParser &parser, uint64_t &value) {
+  return failure(parser.parseEqual() || parser.parseInteger(value));
+}
+
+/// `0x` followed by at least `digits` hexadecimal digits.
+static std::string hexString(uint64_t value, unsigned digits) {
+  std::string s;
+  llvm::raw_string_ostream(s) << llvm::format_hex(value, digits + 2);
+  return s;
+}
+
+static void printHex(AsmPrinter &printer, uint64_t value, unsigned digits) {
+  printer << hexString(value, digits);
+}
+
+//===----------------------------------------------------------------------===//
+// Kind conversions
+//===----------------------------------------------------------------------===//
+
+::fuel::plan::DeviceKind mlir::fuel::toPlan(DeviceKind kind) {
+  switch (kind) {
+  case DeviceKind::cpu:
+    return ::fuel::plan::DeviceKind::Cpu;
+  case DeviceKind::cuda:
+    return ::fuel::plan::DeviceKind::Cuda;
+  case DeviceKind::vulkan:
+    return ::fuel::plan::DeviceKind::Vulkan;
+  }
+  llvm_unreachable("unknown device kind");
+}
+
+DeviceKind mlir::fuel::fromPlan(::fuel::plan::DeviceKind kind) {
+  switch (kind) {
+  case ::fuel::plan::DeviceKind::Cpu:
+    return DeviceKind::cpu;
+  case ::fuel::plan::DeviceKind::Cuda:
+    return DeviceKind::cuda;
+  case ::fuel::plan::DeviceKind::Vulkan:
+    return DeviceKind::vulkan;
+  }
+  llvm_unreachable("unknown device kind");
+}
+
+::fuel::plan::Device mlir::fuel::toPlan(DeviceAttr device) {
+  return {toPlan(device.getKind()), uint32_t(device.getOrdinal())};
+}
+
+DeviceAttr mlir::fuel::fromPlan(MLIRContext *ctx, ::fuel::plan::Device device) {
+  return DeviceAttr::get(ctx, fromPlan(device.kind), device.ordinal);
+}
+
+//===----------------------------------------------------------------------===//
+// DeviceAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult DeviceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 DeviceKind kind, int64_t ordinal) {
+  if (ordinal < 0)
+    return emitError() << "device ordinal must be non-negative, got "
+                       << ordinal;
+  if (ordinal > UINT32_MAX)
+    return emitError() << "device ordinal " << ordinal << " is too large";
+  if (kind == DeviceKind::cpu && ordinal != 0)
+    return emitError() << "the host device 'cpu' has no ordinal (got "
+                       << ordinal << ")";
+  return success();
+}
+
+std::string DeviceAttr::str() const {
+  if (isHost())
+    return "cpu";
+  return (stringifyDeviceKind(getKind()) + ":" + Twine(getOrdinal())).str();
+}
+
+bool DeviceAttr::operator<(DeviceAttr other) const {
+  return std::make_pair(uint32_t(getKind()), getOrdinal()) <
+         std::make_pair(uint32_t(other.getKind()), other.getOrdinal());
+}
+
+void DeviceAttr::printBare(AsmPrinter &printer) const { printer << str(); }
+
+FailureOr<DeviceAttr> DeviceAttr::parseBare(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef kindName;
+  if (parser.parseKeyword(&kindName))
+    return failure();
+  std::optional<DeviceKind> kind = symbolizeDeviceKind(kindName);
+  if (!kind)
+    return parser.emitError(loc)
+           << "unknown device kind '" << kindName
+           << "'; expected 'cpu', 'cuda:N' or 'vulkan:N'";
+  if (*kind == DeviceKind::cpu) {
+    if (succeeded(parser.parseOptionalColon()))
+      return parser.emitError(loc)
+             << "the host device 'cpu' takes no ordinal; write 'cpu'";
+    return DeviceAttr::get(parser.getContext(), *kind, 0);
+  }
+  if (failed(parser.parseOptionalColon()))
+    return parser.emitError(loc)
+           << "device kind '" << kindName << "' needs an ordinal, e.g. '"
+           << kindName << ":0'";
+  SMLoc ordinalLoc = parser.getCurrentLocation();
+  int64_t ordinal = 0;
+  if (parser.parseInteger(ordinal))
+    return failure();
+  return DeviceAttr::getChecked(
+      [&] { return parser.emitError(ordinalLoc); }, parser.getContext(), *kind,
+      ordinal);
+}
+
+Attribute DeviceAttr::parse(AsmParser &parser, Type) {
+  if (parser.parseLess())
+    return {};
+  FailureOr<DeviceAttr> device = parseBare(parser);
+  if (failed(device) || parser.parseGreater())
+    return {};
+  return *device;
+}
+
+void DeviceAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  printBare(printer);
+  printer << '>';
+}
+
+Attribute DeviceAttr::getSingleDevice() const { return *this; }
+
+bool DeviceAttr::admits(Attribute device) const { return device == *this; }
+
+//===----------------------------------------------------------------------===//
+// CostAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult CostAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               int64_t flops, int64_t bytes,
+                               int64_t overheadNs) {
+  for (auto [name, value] : {std::pair<StringRef, int64_t>{"flops", flops},
+                             {"bytes", bytes},
+                             {"overhead_ns", overheadNs}})
+    if (value < 0)
+      return emitError() << "cost field '" << name
+                         << "' must be non-negative, got " << value;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// PrecisionAttr
+//===----------------------------------------------------------------------===//
+
+static FloatAttr getF64(MLIRContext *ctx, double value) {
+  return FloatAttr::get(Float64Type::get(ctx), value);
+}
+
+PrecisionAttr PrecisionAttr::getReference(MLIRContext *ctx) {
+  return get(ctx, true, uint64_t(0), getF64(ctx, 0.0), getF64(ctx, 0.0), "");
+}
+
+PrecisionAttr PrecisionAttr::getDeterministic(MLIRContext *ctx) {
+  return get(ctx, true, std::nullopt, FloatAttr(), FloatAttr(), "");
+}
+
+PrecisionAttr PrecisionAttr::getUnaudited(MLIRContext *ctx) {
+  return get(ctx, false, std::nullopt, FloatAttr(), FloatAttr(), "");
+}
+
+std::optional<double> PrecisionAttr::getMaxRelativeValue() const {
+  if (FloatAttr f = getMaxRelative())
+    return f.getValueAsDouble();
+  return std::nullopt;
+}
+
+std::optional<double> PrecisionAttr::getMaxAbsoluteValue() const {
+  if (FloatAttr f = getMaxAbsolute())
+    return f.getValueAsDouble();
+  return std::nullopt;
+}
+
+StringRef PrecisionAttr::getPresetName() const {
+  std::optional<double> rel = getMaxRelativeValue();
+  std::optional<double> abs = getMaxAbsoluteValue();
+  if (!getBitStable() && !getMaxUlp() && !rel && !abs)
+    return "unaudited";
+  if (getBitStable() && !getMaxUlp() && !rel && !abs)
+    return "deterministic";
+  if (getBitStable() && getMaxUlp() == uint64_t(0) && rel == 0.0 &&
+      abs == 0.0)
+    return "reference";
+  return "";
+}
+
+LogicalResult
+PrecisionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      bool bitStable, std::optional<uint64_t> maxUlp,
+                      FloatAttr maxRelative, FloatAttr maxAbsolute,
+                      StringRef note) {
+  for (auto [name, bound] : {std::pair<StringRef, FloatAttr>{"rel", maxRelative},
+                             {"abs", maxAbsolute}}) {
+    if (!bound)
+      continue;
+    double v = bound.getValueAsDouble();
+    if (!(v >= 0.0) || !std::isfinite(v))
+      return emitError() << "precision bound '" << name
+                         << "' must be a non-negative, finite number, got "
+                         << v;
+  }
+  return success();
+}
+
+/// Parses the body of a precision attribute (between `<` and `>`).
+static FailureOr<PrecisionAttr> parsePrecisionBody(AsmParser &parser) {
+  MLIRContext *ctx = parser.getContext();
+  SMLoc loc = parser.getCurrentLocation();
+  bool bitStable = false;
+  std::optional<uint64_t> ulp;
+  FloatAttr rel, abs;
+  std::string note;
+  FieldListParser fields(parser, "precision",
+                         {"reference", "deterministic", "unaudited",
+                          "bit_stable", "ulp", "rel", "abs", "note"});
+  bool first = true;
+  auto parseBound = [&](StringRef key, FloatAttr &out) -> ParseResult {
+    SMLoc valueLoc = parser.getCurrentLocation();
+    double v;
+    if (parser.parseEqual() || parser.parseFloat(v))
+      return failure();
+    if (v < 0)
+      return parser.emitError(valueLoc)
+             << "precision bound '" << key << "' must be non-negative, got "
+             << v;
+    out = getF64(ctx, v);
+    return success();
+  };
+  if (fields.parse([&](StringRef key) -> ParseResult {
+        bool wasFirst = first;
+        first = false;
+        if (key == "reference" || key == "deterministic" ||
+            key == "unaudited") {
+          if (!wasFirst)
+            return parser.emitError(parser.getCurrentLocation())
+                   << "precision preset '" << key
+                   << "' must come first";
+          if (key == "reference") {
+            bitStable = true;
+            ulp = 0;
+            rel = getF64(ctx, 0.0);
+            abs = getF64(ctx, 0.0);
+          } else if (key == "deterministic") {
+            bitStable = true;
+          }
+          return success();
+        }
+        if (key == "bit_stable") {
+          bitStable = true;
+          return success();
+        }
+        if (key == "ulp") {
+          SMLoc valueLoc = parser.getCurrentLocation();
+          int64_t v;
+          if (parseEqInt(parser, v))
+            return failure();
+          if (v < 0)
+            return parser.emitError(valueLoc)
+                   << "precision bound 'ulp' must be non-negative, got " << v;
+          ulp = uint64_t(v);
+          return success();
+        }
+        if (key == "rel")
+          return parseBound(key, rel);
+        if (key == "abs")
+          return parseBound(key, abs);
+        return failure(parser.parseEqual() || parser.parseString(&note));
+      }))
+    return failure();
+  PrecisionAttr attr = PrecisionAttr::getChecked(
+      [&] { return parser.emitError(loc); }, ctx, bitStable, ulp, rel, abs,
+      note);
+  if (!attr)
+    return failure();
+  return attr;
+}
+
+Attribute PrecisionAttr::parse(AsmParser &parser, Type) {
+  if (parser.parseLess())
+    return {};
+  FailureOr<PrecisionAttr> attr = parsePrecisionBody(parser);
+  if (failed(attr) || parser.parseGreater())
+    return {};
+  return *attr;
+}
+
+void PrecisionAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  StringRef preset = getPresetName();
+  bool first = true;
+  auto sep = [&] {
+    if (!first)
+      printer << ", ";
+    first = false;
+  };
+  if (!preset.empty()) {
+    sep();
+    printer << preset;
+  } else {
+    if (getBitStable()) {
+      sep();
+      printer << "bit_stable";
+    }
+    if (std::optional<uint64_t> ulp = getMaxUlp()) {
+      sep();
+      printer << "ulp = " << *ulp;
+    }
+    if (FloatAttr rel = getMaxRelative()) {
+      sep();
+      printer << "rel = ";
+      printer.printAttributeWithoutType(rel);
+    }
+    if (FloatAttr abs = getMaxAbsolute()) {
+      sep();
+      printer << "abs = ";
+      printer.printAttributeWithoutType(abs);
+    }
+  }
+  if (!getNote().empty()) {
+    sep();
+    printer << "note = ";
+    printer.printString(getNote());
+  }
+  printer << '>';
+}
+
+void PrecisionAttr::printNested(AsmPrinter &printer) const {
+  StringRef preset = getPresetName();
+  if (!preset.empty() && getNote().empty()) {
+    printer << preset;
+    return;
+  }
+  print(printer);
+}
+
+FailureOr<PrecisionAttr> PrecisionAttr::parseNested(AsmParser &parser) {
+  if (succeeded(parser.parseOptionalLess())) {
+    FailureOr<PrecisionAttr> attr = parsePrecisionBody(parser);
+    if (failed(attr) || parser.parseGreater())
+      return failure();
+    return attr;
+  }
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef preset;
+  if (parser.parseKeyword(&preset))
+    return failure();
+  MLIRContext *ctx = parser.getContext();
+  if (preset == "reference")
+    return getReference(ctx);
+  if (preset == "deterministic")
+    return getDeterministic(ctx);
+  if (preset == "unaudited")
+    return getUnaudited(ctx);
+  return parser.emitError(loc)
+         << "unknown precision preset '" << preset
+         << "'; expected 'reference', 'deterministic', 'unaudited' or <...>";
+}
+
+//===----------------------------------------------------------------------===//
+// DecisionAttr
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseOpKindValue(AsmParser &parser, OpKind &kind) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef name;
+  if (parser.parseKeyword(&name))
+    return failure();
+  std::optional<OpKind> parsed = symbolizeOpKind(name);
+  if (!parsed) {
+    InFlightDiagnostic diag = parser.emitError(loc)
+                              << "unknown op kind '" << name
+                              << "'; expected one of: ";
+    llvm::interleaveComma(
+        llvm::seq<uint32_t>(0, getMaxEnumValForOpKind() + 1), diag,
+        [&](uint32_t v) { diag << stringifyOpKind(OpKind(v)); });
+    return diag;
+  }
+  kind = *parsed;
+  return success();
+}
+
+Attribute DecisionAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  OpKind kind = OpKind::generic;
+  Type dtype;
+  uint64_t sizeClass = 0;
+  DeviceAttr device;
+  FieldListParser fields(parser, "decision",
+                         {"op", "dtype", "size_class", "device"});
+  if (parser.parseLess() || fields.parse([&](StringRef key) -> ParseResult {
+        if (parser.parseEqual())
+          return failure();
+        if (key == "op")
+          return parseOpKindValue(parser, kind);
+        if (key == "dtype")
+          return parser.parseType(dtype);
+        if (key == "size_class")
+          return parser.parseInteger(sizeClass);
+        FailureOr<DeviceAttr> d = DeviceAttr::parseBare(parser);
+        if (failed(d))
+          return failure();
+        device = *d;
+        return success();
+      }) ||
+      parser.parseGreater() ||
+      fields.require(loc, {"op", "dtype", "size_class", "device"}))
+    return {};
+  return DecisionAttr::get(parser.getContext(), kind, dtype, sizeClass,
+                           device);
+}
+
+void DecisionAttr::print(AsmPrinter &printer) const {
+  printer << "<op = " << stringifyOpKind(getOpKind()) << ", dtype = ";
+  printer.printType(getDtype());
+  printer << ", size_class = ";
+  printHex(printer, getSizeClass(), 6);
+  printer << ", device = ";
+  getDevice().printBare(printer);
+  printer << '>';
+}
+
+//===----------------------------------------------------------------------===//
+// CouplingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult CouplingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   DeviceAttr on, int64_t node,
+                                   Attribute condition, int64_t deltaNs) {
+  if (node < 0)
+    return emitError() << "coupling node id must be non-negative, got "
+                       << node;
+  if (!isa_and_nonnull<DeviceAttr, DeviceKindAttr>(condition))
+    return emitError() << "coupling condition must be a device or a backend";
+  return success();
+}
+
+DeviceAttr CouplingAttr::getConditionDevice() const {
+  return dyn_cast<DeviceAttr>(getCondition());
+}
+
+std::optional<DeviceKind> CouplingAttr::getConditionBackend() const {
+  if (auto backend = dyn_cast<DeviceKindAttr>(getCondition()))
+    return backend.getValue();
+  return std::nullopt;
+}
+
+Attribute CouplingAttr::parse(AsmParser &parser, Type) {
+  MLIRContext *ctx = parser.getContext();
+  SMLoc loc = parser.getCurrentLocation();
+  DeviceAttr on;
+  int64_t node = 0, delta = 0;
+  Attribute condition;
+  FieldListParser fields(parser, "coupling",
+                         {"on", "node", "device", "backend", "delta_ns"});
+  if (parser.parseLess() || fields.parse([&](StringRef key) -> ParseResult {
+        if (key == "node")
+          return parseEqInt(parser, node);
+        if (key == "delta_ns")
+          return parseEqInt(parser, delta);
+        if (parser.parseEqual())
+          return failure();
+        if (condition && (key == "device" || key == "backend"))
+          return parser.emitError(parser.getCurrentLocation())
+                 << "a coupling has one condition: a device or a backend";
+        if (key == "backend") {
+          SMLoc kindLoc = parser.getCurrentLocation();
+          StringRef name;
+          if (parser.parseKeyword(&name))
+            return failure();
+          std::optional<DeviceKind> kind = symbolizeDeviceKind(name);
+          if (!kind)
+            return parser.emitError(kindLoc)
+                   << "unknown backend '" << name
+                   << "'; expected 'cpu', 'cuda' or 'vulkan'";
+          condition = DeviceKindAttr::get(ctx, *kind);
+          return success();
+        }
+        FailureOr<DeviceAttr> d = DeviceAttr::parseBare(parser);
+        if (failed(d))
+          return failure();
+        (key == "on" ? on : reinterpret_cast<DeviceAttr &>(condition)) = *d;
+        if (key != "on")
+          condition = *d;
+        return success();
+      }) ||
+      parser.parseGreater() || fields.require(loc, {"node", "delta_ns"}))
+    return {};
+  if (!condition) {
+    parser.emitError(loc) << "coupling is missing its condition: 'device = "
+                             "...' or 'backend = ...'";
+    return {};
+  }
+  return CouplingAttr::getChecked([&] { return parser.emitError(loc); }, ctx,
+                                  on, node, condition, delta);
+}
+
+void CouplingAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  if (DeviceAttr on = getOn()) {
+    printer << "on = ";
+    on.printBare(printer);
+    printer << ", ";
+  }
+  printer << "node = " << getNode() << ", ";
+  if (DeviceAttr device = getConditionDevice()) {
+    printer << "device = ";
+    device.printBare(printer);
+  } else {
+    printer << "backend = " << stringifyDeviceKind(*getConditionBackend());
+  }
+  printer << ", delta_ns = " << getDeltaNs() << '>';
+}
+
+//===----------------------------------------------------------------------===//
+// CandidateAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult CandidateAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, StringRef kernelId,
+    StringRef source, DeviceKind backend, DeviceAttr device, ArrayAttr caps,
+    PrecisionAttr precision, CostAttr cost, int64_t timeNs,
+    TimeSource timeSource, int64_t hostBytes, int64_t deviceBytes,
+    int64_t transferNs, DictionaryAttr params, ArrayAttr coupling,
+    uint64_t revision, int64_t priority, bool fallback) {
+  if (kernelId.empty())
+    return emitError() << "candidate kernel id must not be empty";
+  if (source.empty())
+    return emitError() << "candidate '" << kernelId
+                       << "' has an empty kernel source";
+  if (!device || !precision || !cost || !caps || !params || !coupling)
+    return emitError() << "candidate '" << kernelId
+                       << "' is missing a required field";
+  if (backend != device.getKind())
+    return emitError() << "candidate '" << kernelId << "' has backend '"
+                       << stringifyDeviceKind(backend)
+                       << "' but its device '" << device.str()
+                       << "' is of kind '"
+                       << stringifyDeviceKind(device.getKind()) << "'";
+  for (auto [name, value] :
+       {std::pair<StringRef, int64_t>{"time_ns", timeNs},
+        {"host_bytes", hostBytes},
+        {"device_bytes", deviceBytes},
+        {"transfer_ns", transferNs}})
+    if (value < 0)
+      return emitError() << "candidate '" << kernelId << "' field '" << name
+                         << "' must be non-negative, got " << value;
+  for (Attribute cap : caps)
+    if (!isa<StringAttr>(cap))
+      return emitError() << "candidate '" << kernelId
+                         << "' caps must be strings";
+  for (Attribute adj : coupling) {
+    auto c = dyn_cast<CouplingAttr>(adj);
+    if (!c)
+      return emitError() << "candidate '" << kernelId
+                         << "' coupling entries must be #fuel.coupling";
+    if (c.getOn())
+      return emitError() << "candidate '" << kernelId
+                         << "' coupling applies to the candidate's own "
+                            "device; remove 'on'";
+  }
+  return success();
+}
+
+Attribute CandidateAttr::parse(AsmParser &parser, Type) {
+  MLIRContext *ctx = parser.getContext();
+  SMLoc loc = parser.getCurrentLocation();
+  std::string kernelId, source;
+  std::optional<DeviceKind> backend;
+  DeviceAttr device;
+  SmallVector<Attribute> caps;
+  PrecisionAttr precision;
+  CostAttr cost;
+  int64_t timeNs = 0, hostBytes = 0, deviceBytes = 0, transferNs = 0,
+          priority = 0;
+  TimeSource timeSource = TimeSource::static_;
+  DictionaryAttr params = DictionaryAttr::get(ctx);
+  ArrayAttr coupling = ArrayAttr::get(ctx, {});
+  uint64_t revision = 0;
+  bool fallback = false;
+
+  FieldListParser fields(
+      parser, "candidate",
+      {"source", "backend", "device", "caps", "revision", "priority",
+       "precision", "cost", "time_ns", "host_bytes", "device_bytes",
+       "transfer_ns", "params", "coupling", "fallback"});
+  auto parseField = [&](StringRef key) -> ParseResult {
+    if (key == "fallback") {
+      fallback = true;
+      return success();
+    }
+    if (key == "host_bytes")
+      return parseEqInt(parser, hostBytes);
+    if (key == "device_bytes")
+      return parseEqInt(parser, deviceBytes);
+    if (key == "transfer_ns")
+      return parseEqInt(parser, transferNs);
+    if (key == "priority")
+      return parseEqInt(parser, priority);
+    if (key == "revision")
+      return parseEqUInt(parser, revision);
+    if (parser.parseEqual())
+      return failure();
+    if (key == "source")
+      return parser.parseString(&source);
+    if (key == "backend") {
+      SMLoc kindLoc = parser.getCurrentLocation();
+      StringRef name;
+      if (parser.parseKeyword(&name))
+        return failure();
+      backend = symbolizeDeviceKind(name);
+      if (!backend)
+        return parser.emitError(kindLoc)
+               << "unknown backend '" << name
+               << "'; expected 'cpu', 'cuda' or 'vulkan'";
+      return success();
+    }
+    if (key == "device") {
+      FailureOr<DeviceAttr> d = DeviceAttr::parseBare(parser);
+      if (failed(d))
+        return failure();
+      device = *d;
+      return success();
+    }
+    if (key == "caps")
+      return parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            std::string cap;
+            if (parser.parseKeywordOrString(&cap))
+              return failure();
+            caps.push_back(StringAttr::get(ctx, cap));
+            return success();
+          });
+    if (key == "precision") {
+      FailureOr<PrecisionAttr> p = PrecisionAttr::parseNested(parser);
+      if (failed(p))
+        return failure();
+      precision = *p;
+      return success();
+    }
+    if (key == "cost") {
+      cost = llvm::dyn_cast_or_null<CostAttr>(CostAttr::parse(parser, {}));
+      return success(cost != nullptr);
+    }
+    if (key == "time_ns") {
+      SMLoc srcLoc;
+      StringRef src;
+      if (parser.parseInteger(timeNs))
+        return failure();
+      srcLoc = parser.getCurrentLocation();
+      if (parser.parseKeyword(&src))
+        return failure();
+      std::optional<TimeSource> ts = symbolizeTimeSource(src);
+      if (!ts)
+        return parser.emitError(srcLoc)
+               << "unknown time source '" << src
+               << "'; expected 'static' or 'measured'";
+      timeSource = *ts;
+      return success();
+    }
+    if (key == "params")
+      return parser.parseAttribute(params);
+    return parser.parseAttribute(coupling);
+  };
+  if (parser.parseLess() || parser.parseString(&kernelId) ||
+      fields.parseAfterComma(parseField) || parser.parseGreater() ||
+      fields.require(loc, {"source", "device", "precision", "cost", "time_ns"}))
+    return {};
+  return CandidateAttr::getChecked(
+      [&] { return parser.emitError(loc); }, ctx, kernelId, source,
+      backend.value_or(device.getKind()), device, ArrayAttr::get(ctx, caps),
+      precision, cost, timeNs, timeSource, hostBytes, deviceBytes, transferNs,
+      params, coupling, revision, priority, fallback);
+}
+
+void CandidateAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  printer.printString(getKernelId());
+  printer << ", source = ";
+  printer.printString(getSource());
+  printer << ", backend = " << stringifyDeviceKind(getBackend())
+          << ", device = ";
+  getDevice().printBare(printer);
+  if (!getCaps().empty()) {
+    printer << ", caps = [";
+    llvm::interleaveComma(getCaps(), printer, [&](Attribute cap) {
+      printer.printKeywordOrString(cast<StringAttr>(cap).getValue());
+    });
+    printer << ']';
+  }
+  if (getRevision() != 0) {
+    printer << ", revision = ";
+    printHex(printer, getRevision(), 16);
+  }
+  if (getPriority() != 0)
+    printer << ", priority = " << getPriority();
+  printer << ", precision = ";
+  getPrecision().printNested(printer);
+  printer << ", cost = ";
+  getCost().print(printer);
+  printer << ", time_ns = " << getTimeNs() << ' '
+          << stringifyTimeSource(getTimeSource())
+          << ", host_bytes = " << getHostBytes()
+          << ", device_bytes = " << getDeviceBytes();
+  if (getTransferNs() != 0)
+    printer << ", transfer_ns = " << getTransferNs();
+  if (!getParams().empty()) {
+    printer << ", params = ";
+    printer.printAttribute(getParams());
+  }
+  if (!getCoupling().empty()) {
+    printer << ", coupling = ";
+    printer.printAttribute(getCoupling());
+  }
+  if (getFallback())
+    printer << ", fallback";
+  printer << '>';
+}
+
+//===----------------------------------------------------------------------===//
+// AlternativeSetAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+AlternativeSetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           DecisionAttr decision,
+                           ArrayRef<CandidateAttr> candidates) {
+  if (!decision)
+    return emitError() << "an alternative set needs a decision context";
+  if (candidates.empty())
+    return emitError() << "an alternative set needs at least one candidate "
+                          "(index 0 is the winner)";
+  std::set<std::tuple<StringRef, uint32_t, int64_t>> seen;
+  for (auto [index, candidate] : llvm::enumerate(candidates)) {
+    if (!candidate)
+      return emitError() << "alternative #" << index << " is null";
+    DeviceAttr device = candidate.getDevice();
+    if (!seen
+             .insert({candidate.getKernelId(), uint32_t(device.getKind()),
+                      device.getOrdinal()})
+             .second)
+      return emitError() << "alternative #" << index << " repeats kernel '"
+                         << candidate.getKernelId() << "' on device '"
+                         << device.str() << "'";
+  }
+  return success();
+}
+
+Attribute AlternativeSetAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<CandidateAttr> candidates;
+  if (parser.parseLess() || parser.parseKeyword("decision") ||
+      parser.parseEqual())
+    return {};
+  auto decision =
+      llvm::dyn_cast_or_null<DecisionAttr>(DecisionAttr::parse(parser, {}));
+  if (!decision || parser.parseComma() ||
+      parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square,
+          [&]() -> ParseResult {
+            CandidateAttr candidate;
+            if (parser.parseAttribute(candidate))
+              return failure();
+            candidates.push_back(candidate);
+            return success();
+          }) ||
+      parser.parseGreater())
+    return {};
+  return AlternativeSetAttr::getChecked([&] { return parser.emitError(loc); },
+                                        parser.getContext(), decision,
+                                        candidates);
+}
+
+void AlternativeSetAttr::print(AsmPrinter &printer) const {
+  printer << "<decision = ";
+  getDecision().print(printer);
+  printer << ", [";
+  llvm::interleaveComma(getCandidates(), printer,
+                        [&](CandidateAttr c) { printer.printAttribute(c); });
+  printer << "]>";
+}
+
+//===----------------------------------------------------------------------===//
+// DeviceInfoAttr and LinkAttr
+//===----------------------------------------------------------------------===//
+
+Attribute DeviceInfoAttr::parse(AsmParser &parser, Type) {
+  MLIRContext *ctx = parser.getContext();
+  std::string name;
+  bool cpuType = false;
+  DictionaryAttr peak = DictionaryAttr::get(ctx);
+  FloatAttr bytesPerNs;
+  int64_t dispatchNs = 0, memory = 0, alignment = 64;
+  FieldListParser fields(parser, "device_info",
+                         {"name", "cpu_type", "peak", "bytes_per_ns",
+                          "dispatch_ns", "memory", "alignment"});
+  if (parser.parseLess())
+    return {};
+  FailureOr<DeviceAttr> device = DeviceAttr::parseBare(parser);
+  if (failed(device) ||
+      fields.parseAfterComma([&](StringRef key) -> ParseResult {
+        if (key == "cpu_type") {
+          cpuType = true;
+          return success();
+        }
+        if (key == "dispatch_ns")
+          return parseEqInt(parser, dispatchNs);
+        if (key == "memory")
+          return parseEqInt(parser, memory);
+        if (key == "alignment")
+          return parseEqInt(parser, alignment);
+        if (parser.parseEqual())
+          return failure();
+        if (key == "name")
+          return parser.parseString(&name);
+        if (key == "peak")
+          return parser.parseAttribute(peak);
+        double v;
+        if (parser.parseFloat(v))
+          return failure();
+        bytesPerNs = getF64(ctx, v);
+        return success();
+      }) ||
+      parser.parseGreater())
+    return {};
+  return DeviceInfoAttr::get(ctx, *device, name, cpuType, peak, bytesPerNs,
+                             dispatchNs, memory, alignment);
+}
+
+void DeviceInfoAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  getDevice().printBare(printer);
+  if (!getName().empty()) {
+    printer << ", name = ";
+    printer.printString(getName());
+  }
+  if (getCpuType())
+    printer << ", cpu_type";
+  // Rates print without their (always f64) type: `peak = {f32 = 3.2e+01}`.
+  printer << ", peak = {";
+  llvm::interleaveComma(getPeak(), printer, [&](NamedAttribute entry) {
+    printer.printKeywordOrString(entry.getName().getValue());
+    printer << " = ";
+    printer.printAttributeWithoutType(entry.getValue());
+  });
+  printer << '}';
+  if (FloatAttr bw = getBytesPerNs()) {
+    printer << ", bytes_per_ns = ";
+    printer.printAttributeWithoutType(bw);
+  }
+  printer << ", dispatch_ns = " << getDispatchNs()
+          << ", memory = " << getMemory() << ", alignment = " << getAlignment()
+          << '>';
+}
+
+Attribute LinkAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  int64_t bandwidth = 0, latency = 0;
+  PathClass pathClass = PathClass::device_copy;
+  FieldListParser fields(parser, "link",
+                         {"bandwidth", "latency_ns", "class"});
+  if (parser.parseLess())
+    return {};
+  FailureOr<DeviceAttr> from = DeviceAttr::parseBare(parser);
+  if (failed(from) || parser.parseArrow())
+    return {};
+  FailureOr<DeviceAttr> to = DeviceAttr::parseBare(parser);
+  if (failed(to) || fields.parseAfterComma([&](StringRef key) -> ParseResult {
+        if (key == "bandwidth")
+          return parseEqInt(parser, bandwidth);
+        if (key == "latency_ns")
+          return parseEqInt(parser, latency);
+        SMLoc classLoc = parser.getCurrentLocation();
+        std::string name;
+        if (parser.parseEqual() || parser.parseKeywordOrString(&name))
+          return failure();
+        std::optional<PathClass> parsed = symbolizePathClass(name);
+        if (!parsed)
+          return parser.emitError(classLoc)
+                 << "unknown path class '" << name
+                 << "'; expected 'peer', 'shared-memory' or 'device-copy'";
+        pathClass = *parsed;
+        return success();
+      }) ||
+      parser.parseGreater() ||
+      fields.require(loc, {"bandwidth", "latency_ns", "class"}))
+    return {};
+  return LinkAttr::get(parser.getContext(), *from, *to, bandwidth, latency,
+                       pathClass);
+}
+
+void LinkAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  getFrom().printBare(printer);
+  printer << " -> ";
+  getTo().printBare(printer);
+  printer << ", bandwidth = " << getBandwidth()
+          << ", latency_ns = " << getLatencyNs() << ", class = ";
+  printer.printKeywordOrString(stringifyPathClass(getPathClass()));
+  printer << '>';
+}
+
+//===----------------------------------------------------------------------===//
+// TopologyAttr
+//===----------------------------------------------------------------------===//
+
+/// Builds the planner's struct from the attribute's parts; fails (with a
+/// diagnostic when `emitError` is given) on figures of the wrong kind.
+static FailureOr<::fuel::plan::Topology>
+buildPlanTopology(ArrayRef<DeviceInfoAttr> devices, ArrayRef<LinkAttr> links,
+                  function_ref<InFlightDiagnostic()> emitError) {
+  ::fuel::plan::Topology topology;
+  for (DeviceInfoAttr info : devices) {
+    if (!info || !info.getDevice() || !info.getPeak())
+      return emitError ? (emitError() << "topology device is incomplete",
+                          failure())
+                       : failure();
+    ::fuel::plan::DeviceInfo d;
+    d.device = toPlan(info.getDevice());
+    d.name = info.getName().str();
+    d.cpuType = info.getCpuType();
+    for (NamedAttribute entry : info.getPeak()) {
+      auto rate = dyn_cast<FloatAttr>(entry.getValue());
+      if (!rate) {
+        if (emitError)
+          emitError() << "peak figure '" << entry.getName().getValue()
+                      << "' of device '" << info.getDevice().str()
+                      << "' must be a float (flop/ns)";
+        return failure();
+      }
+      d.peakFlopsPerNs[entry.getName().str()] = rate.getValueAsDouble();
+    }
+    if (FloatAttr bw = info.getBytesPerNs())
+      d.bytesPerNs = bw.getValueAsDouble();
+    if (info.getMemory() < 0 || info.getAlignment() <= 0) {
+      if (emitError)
+        emitError() << "device '" << info.getDevice().str()
+                    << "' needs a non-negative memory size and a positive "
+                       "alignment";
+      return failure();
+    }
+    d.dispatchOverheadNs = info.getDispatchNs();
+    d.memoryBytes = uint64_t(info.getMemory());
+    d.alignment = uint64_t(info.getAlignment());
+    topology.devices.push_back(std::move(d));
+  }
+  for (LinkAttr link : links) {
+    if (!link || !link.getFrom() || !link.getTo())
+      return emitError ? (emitError() << "topology link is incomplete",
+                          failure())
+                       : failure();
+    ::fuel::plan::Link l;
+    l.from = toPlan(link.getFrom());
+    l.to = toPlan(link.getTo());
+    l.bandwidthBytesPerSec = link.getBandwidth();
+    l.latencyNs = link.getLatencyNs();
+    switch (link.getPathClass()) {
+    case PathClass::peer:
+      l.pathClass = ::fuel::plan::PathClass::Peer;
+      break;
+    case PathClass::shared_memory:
+      l.pathClass = ::fuel::plan::PathClass::SharedMemory;
+      break;
+    case PathClass::device_copy:
+      l.pathClass = ::fuel::plan::PathClass::DeviceCopy;
+      break;
+    }
+    topology.links.push_back(l);
+  }
+  return topology;
+}
+
+LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   ArrayRef<DeviceInfoAttr> devices,
+                                   ArrayRef<LinkAttr> links, uint64_t hash) {
+  FailureOr<::fuel::plan::Topology> topology =
+      buildPlanTopology(devices, links, emitError);
+  if (failed(topology))
+    return failure();
+  std::string problem = topology->validate();
+  if (!problem.empty())
+    return emitError() << "invalid topology: " << problem;
+  uint64_t expected = topology->contentHash();
+  if (hash != expected)
+    return emitError() << "topology hash " << hexString(hash, 16)
+                       << " does not match its content (expected "
+                       << hexString(expected, 16) << ")";
+  return success();
+}
+
+::fuel::plan::Topology TopologyAttr::toPlan() const {
+  FailureOr<::fuel::plan::Topology> topology =
+      buildPlanTopology(getDevices(), getLinks(), nullptr);
+  assert(succeeded(topology) && "verified topology failed to convert");
+  return std::move(*topology);
+}
+
+TopologyAttr TopologyAttr::fromPlan(MLIRContext *ctx,
+                                    const ::fuel::plan::Topology &input) {
+  ::fuel::plan::Topology topology = input;
+  topology.canonicalize();
+  SmallVector<DeviceInfoAttr> devices;
+  for (const ::fuel::plan::DeviceInfo &d : topology.devices) {
+    SmallVector<NamedAttribute> peak;
+    for (const auto &[dtype, rate] : d.peakFlopsPerNs)
+      peak.emplace_back(StringAttr::get(ctx, dtype), getF64(ctx, rate));
+    devices.push_back(DeviceInfoAttr::get(
+        ctx, mlir::fuel::fromPlan(ctx, d.device), d.name, d.cpuType,
+        DictionaryAttr::get(ctx, peak),
+        d.bytesPerNs ? getF64(ctx, *d.bytesPerNs) : FloatAttr(),
+        d.dispatchOverheadNs, int64_t(d.memoryBytes), int64_t(d.alignment)));
+  }
+  SmallVector<LinkAttr> links;
+  for (const ::fuel::plan::Link &l : topology.links) {
+    PathClass pathClass = PathClass::device_copy;
+    if (l.pathClass == ::fuel::plan::PathClass::Peer)
+      pathClass = PathClass::peer;
+    else if (l.pathClass == ::fuel::plan::PathClass::SharedMemory)
+      pathClass = PathClass::shared_memory;
+    links.push_back(LinkAttr::get(ctx, mlir::fuel::fromPlan(ctx, l.from),
+                                  mlir::fuel::fromPlan(ctx, l.to),
+                                  l.bandwidthBytesPerSec, l.latencyNs,
+                                  pathClass));
+  }
+  return get(ctx, devices, links, topology.contentHash());
+}
+
+DeviceInfoAttr TopologyAttr::lookup(DeviceAttr device) const {
+  for (DeviceInfoAttr info : getDevices())
+    if (info.getDevice() == device)
+      return info;
+  return {};
+}
+
+Attribute TopologyAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  std::optional<uint64_t> hash;
+  SmallVector<DeviceInfoAttr> devices;
+  SmallVector<LinkAttr> links;
+  FieldListParser fields(parser, "topology", {"hash", "devices", "links"});
+  auto parseList = [&](auto &out, auto parseOne) {
+    return parser.parseCommaSeparatedList(
+        AsmParser::Delimiter::Square, [&]() -> ParseResult {
+          auto attr = llvm::dyn_cast_or_null<
+              typename std::decay_t<decltype(out)>::value_type>(
+              parseOne(parser, Type()));
+          if (!attr)
+            return failure();
+          out.push_back(attr);
+          return success();
+        });
+  };
+  if (parser.parseLess() || fields.parse([&](StringRef key) -> ParseResult {
+        if (key == "hash") {
+          uint64_t h;
+          if (parseEqUInt(parser, h))
+            return failure();
+          hash = h;
+          return success();
+        }
+        if (parser.parseEqual())
+          return failure();
+        if (key == "devices")
+          return parseList(devices, &DeviceInfoAttr::parse);
+        return parseList(links, &LinkAttr::parse);
+      }) ||
+      parser.parseGreater() || fields.require(loc, {"devices"}))
+    return {};
+  auto emitError = [&] { return parser.emitError(loc); };
+  if (!hash) {
+    // No hash written: compute it, once the content is known to be valid.
+    FailureOr<::fuel::plan::Topology> topology =
+        buildPlanTopology(devices, links, emitError);
+    if (failed(topology))
+      return {};
+    hash = topology->contentHash();
+  }
+  return TopologyAttr::getChecked(emitError, parser.getContext(), devices,
+                                  links, *hash);
+}
+
+void TopologyAttr::print(AsmPrinter &printer) const {
+  printer << "<hash = ";
+  printHex(printer, getHash(), 16);
+  printer << ", devices = [";
+  llvm::interleaveComma(getDevices(), printer,
+                        [&](DeviceInfoAttr d) { d.print(printer); });
+  printer << "], links = [";
+  llvm::interleaveComma(getLinks(), printer,
+                        [&](LinkAttr l) { l.print(printer); });
+  printer << "]>";
+}

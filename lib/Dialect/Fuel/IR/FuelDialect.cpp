@@ -1,0 +1,145 @@
+//===- FuelDialect.cpp - The fuel dialect ---------------------------------===//
+//
+// Dialect registration, aliases for the large attributes, and verification of
+// the discardable attributes frontends attach (`fuel.pin`, `fuel.residency`,
+// `fuel.destructive`, `fuel.coupling`) and of the stamped `fuel.topology`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Dialect/Fuel/IR/FuelOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mlir::fuel;
+
+#include "fuel/Dialect/Fuel/IR/FuelDialect.cpp.inc"
+
+namespace {
+/// Gives the large attributes short aliases, so printed plans stay readable:
+/// each node refers to `#alts`, each alternative set to `#cand` entries that
+/// equal candidates of different nodes share.
+struct FuelOpAsmInterface : public OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<CandidateAttr>(attr)) {
+      os << "cand";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<AlternativeSetAttr>(attr)) {
+      os << "alts";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<TopologyAttr>(attr)) {
+      os << "topology";
+      return AliasResult::FinalAlias;
+    }
+    return AliasResult::NoAlias;
+  }
+};
+} // namespace
+
+void FuelDialect::initialize() {
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "fuel/Dialect/Fuel/IR/FuelOps.cpp.inc"
+      >();
+  addInterfaces<FuelOpAsmInterface>();
+}
+
+/// True when `attr` denotes one concrete device.
+static bool isSingleDevice(Attribute attr) {
+  auto placement = dyn_cast<PlacementAttrInterface>(attr);
+  return placement && placement.getSingleDevice();
+}
+
+/// Checks that `attr`, found under `name`, is a single device.
+static LogicalResult verifyDeviceAnnotation(Operation *op, StringRef name,
+                                            Attribute attr) {
+  if (isSingleDevice(attr))
+    return success();
+  return op->emitError() << "'" << name
+                         << "' must be a device such as #fuel.device<cpu> or "
+                            "#fuel.device<cuda:0>, got "
+                         << attr;
+}
+
+LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  Attribute value = attribute.getValue();
+  if (name == kPinAttrName)
+    return verifyDeviceAnnotation(op, name, value);
+  if (name == kDestructiveAttrName) {
+    if (!isa<UnitAttr>(value))
+      return op->emitError() << "'" << name << "' is a unit attribute, got "
+                             << value;
+    return success();
+  }
+  if (name == kCouplingAttrName) {
+    auto list = dyn_cast<ArrayAttr>(value);
+    if (!list)
+      return op->emitError() << "'" << name
+                             << "' must be a list of #fuel.coupling";
+    for (auto [index, entry] : llvm::enumerate(list)) {
+      auto coupling = dyn_cast<CouplingAttr>(entry);
+      if (!coupling)
+        return op->emitError() << "'" << name << "' entry #" << index
+                               << " is not a #fuel.coupling: " << entry;
+      if (!coupling.getOn())
+        return op->emitError()
+               << "'" << name << "' entry #" << index
+               << " needs 'on = <device>': the device of this op it applies "
+                  "to";
+    }
+    return success();
+  }
+  if (name == kTopologyAttrName) {
+    if (!isa<TopologyAttr>(value))
+      return op->emitError() << "'" << name
+                             << "' must be a #fuel.topology, got " << value;
+    if (!isa<ModuleOp>(op))
+      return op->emitError() << "'" << name
+                             << "' belongs on a builtin.module";
+    return success();
+  }
+  if (name == kResidencyAttrName)
+    return op->emitError() << "'" << name
+                           << "' belongs on function arguments and results, "
+                              "not on an operation";
+  return op->emitError() << "unknown fuel attribute '" << name << "'";
+}
+
+/// Verifies a discardable attribute on a region argument or op result.
+static LogicalResult verifyValueAttribute(Operation *op, StringRef kind,
+                                          unsigned index,
+                                          NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  if (name == FuelDialect::kResidencyAttrName) {
+    if (isSingleDevice(attribute.getValue()))
+      return success();
+    return op->emitError() << "'" << name << "' on " << kind << " #" << index
+                           << " must be a device such as #fuel.device<cpu> "
+                              "or #fuel.device<cuda:0>, got "
+                           << attribute.getValue();
+  }
+  return op->emitError() << "'" << name << "' is not valid on " << kind
+                         << " #" << index
+                         << "; only 'fuel.residency' is allowed there";
+}
+
+LogicalResult FuelDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attribute) {
+  return verifyValueAttribute(op, "argument", argIndex, attribute);
+}
+
+LogicalResult
+FuelDialect::verifyRegionResultAttribute(Operation *op, unsigned,
+                                         unsigned resultIndex,
+                                         NamedAttribute attribute) {
+  return verifyValueAttribute(op, "result", resultIndex, attribute);
+}

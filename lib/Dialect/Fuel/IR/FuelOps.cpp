@@ -1,0 +1,314 @@
+//===- FuelOps.cpp - Operations of the fuel dialect -----------------------===//
+//
+// Custom assembly and verifiers of `fuel.node`, `fuel.yield` and `fuel.copy`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Dialect/Fuel/IR/FuelOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace mlir::fuel;
+
+//===----------------------------------------------------------------------===//
+// Custom directives
+//===----------------------------------------------------------------------===//
+
+/// `cpu`, `cuda:0`: a device printed bare inside an op.
+static ParseResult parseBareDevice(OpAsmParser &parser, DeviceAttr &device) {
+  FailureOr<DeviceAttr> parsed = DeviceAttr::parseBare(parser);
+  if (failed(parsed))
+    return failure();
+  device = *parsed;
+  return success();
+}
+
+static void printBareDevice(OpAsmPrinter &printer, Operation *,
+                            DeviceAttr device) {
+  device.printBare(printer);
+}
+
+/// A placement: a bare device, or any other placement attribute in full.
+static ParseResult parsePlacement(OpAsmParser &parser,
+                                  PlacementAttrInterface &placement) {
+  SMLoc loc = parser.getCurrentLocation();
+  Attribute attr;
+  OptionalParseResult parsed = parser.parseOptionalAttribute(attr);
+  if (parsed.has_value()) {
+    if (failed(*parsed))
+      return failure();
+    placement = dyn_cast<PlacementAttrInterface>(attr);
+    if (!placement)
+      return parser.emitError(loc)
+             << "expected a placement (a device such as 'cpu' or 'cuda:0'), "
+                "got "
+             << attr;
+    return success();
+  }
+  DeviceAttr device;
+  if (parseBareDevice(parser, device))
+    return failure();
+  placement = device;
+  return success();
+}
+
+static void printPlacement(OpAsmPrinter &printer,
+                           PlacementAttrInterface placement) {
+  if (auto device = dyn_cast<DeviceAttr>(placement))
+    device.printBare(printer);
+  else
+    printer.printAttribute(placement);
+}
+
+#define GET_OP_CLASSES
+#include "fuel/Dialect/Fuel/IR/FuelOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// NodeOp
+//===----------------------------------------------------------------------===//
+
+void NodeOp::build(OpBuilder &builder, OperationState &state,
+                   TypeRange resultTypes, ValueRange inputs, int64_t id,
+                   OpKind kind) {
+  state.addOperands(inputs);
+  state.addTypes(resultTypes);
+  Properties &props = state.getOrAddProperties<Properties>();
+  props.id = builder.getI64IntegerAttr(id);
+  props.kind = OpKindAttr::get(builder.getContext(), kind);
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Value input : inputs)
+    block->addArgument(input.getType(), input.getLoc());
+}
+
+YieldOp NodeOp::getYield() {
+  return dyn_cast<YieldOp>(getBodyBlock().getTerminator());
+}
+
+DecisionAttr NodeOp::getDecision() {
+  if (AlternativeSetAttr alternatives = getAlternativesAttr())
+    return alternatives.getDecision();
+  return {};
+}
+
+// Syntax:
+//   fuel.node <id> <kind> (<operands>) : <function-type>
+//       [pin <placement>] [on <placement>] [destructive]
+//       [coupling [...]] [alternatives <attr>] [attributes {...}] <region>
+ParseResult NodeOp::parse(OpAsmParser &parser, OperationState &result) {
+  MLIRContext *ctx = parser.getContext();
+  Properties &props = result.getOrAddProperties<Properties>();
+
+  int64_t id;
+  SMLoc idLoc = parser.getCurrentLocation();
+  if (parser.parseInteger(id))
+    return failure();
+  if (id < 0)
+    return parser.emitError(idLoc)
+           << "node id must be non-negative, got " << id;
+  props.id = IntegerAttr::get(IntegerType::get(ctx, 64), id);
+
+  SMLoc kindLoc = parser.getCurrentLocation();
+  StringRef kindName;
+  if (parser.parseKeyword(&kindName))
+    return failure();
+  std::optional<OpKind> kind = symbolizeOpKind(kindName);
+  if (!kind) {
+    InFlightDiagnostic diag = parser.emitError(kindLoc)
+                              << "unknown op kind '" << kindName
+                              << "'; expected one of: ";
+    llvm::interleaveComma(
+        llvm::seq<uint32_t>(0, getMaxEnumValForOpKind() + 1), diag,
+        [&](uint32_t v) { diag << stringifyOpKind(OpKind(v)); });
+    return diag;
+  }
+  props.kind = OpKindAttr::get(ctx, *kind);
+
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  SMLoc operandsLoc = parser.getCurrentLocation();
+  FunctionType fnType;
+  if (parser.parseOperandList(operands, OpAsmParser::Delimiter::Paren) ||
+      parser.parseColonType(fnType) ||
+      parser.resolveOperands(operands, fnType.getInputs(), operandsLoc,
+                             result.operands))
+    return failure();
+  result.addTypes(fnType.getResults());
+
+  while (true) {
+    if (succeeded(parser.parseOptionalKeyword("pin"))) {
+      PlacementAttrInterface pin;
+      if (parsePlacement(parser, pin))
+        return failure();
+      props.pin = pin;
+      continue;
+    }
+    if (succeeded(parser.parseOptionalKeyword("on"))) {
+      PlacementAttrInterface placement;
+      if (parsePlacement(parser, placement))
+        return failure();
+      props.placement = placement;
+      continue;
+    }
+    if (succeeded(parser.parseOptionalKeyword("destructive"))) {
+      props.destructive = UnitAttr::get(ctx);
+      continue;
+    }
+    if (succeeded(parser.parseOptionalKeyword("coupling"))) {
+      if (parser.parseAttribute(props.coupling))
+        return failure();
+      continue;
+    }
+    if (succeeded(parser.parseOptionalKeyword("alternatives"))) {
+      if (parser.parseAttribute(props.alternatives))
+        return failure();
+      continue;
+    }
+    break;
+  }
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  Region *body = result.addRegion();
+  return parser.parseRegion(*body, /*arguments=*/{},
+                            /*enableNameShadowing=*/false);
+}
+
+void NodeOp::print(OpAsmPrinter &p) {
+  p << ' ' << getId() << ' ' << stringifyOpKind(getKind()) << " (";
+  p << getInputs() << ") : ";
+  p.printFunctionalType(getInputs().getTypes(), getResultTypes());
+  if (PlacementAttrInterface pin = getPinAttr()) {
+    p << " pin ";
+    printPlacement(p, pin);
+  }
+  if (PlacementAttrInterface placement = getPlacementAttr()) {
+    p << " on ";
+    printPlacement(p, placement);
+  }
+  if (getDestructive())
+    p << " destructive";
+  if (ArrayAttr coupling = getCouplingAttr()) {
+    p << " coupling ";
+    p.printAttribute(coupling);
+  }
+  if (AlternativeSetAttr alternatives = getAlternativesAttr()) {
+    p << " alternatives ";
+    p.printAttribute(alternatives);
+  }
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(), getAttributeNames());
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/true,
+                /*printBlockTerminators=*/true);
+}
+
+/// Checks that node ids are unique within the enclosing function, once per
+/// function and in linear time (SEMANTICS §1).
+///
+/// Every node first walks back to the previous node of its block; only the
+/// first node of a block goes further. Those walks stop at the previous node,
+/// so together they visit each op once. The first node of a block then walks
+/// the function in pre-order and gives up as soon as it meets a node other
+/// than itself: only the first node of the whole function completes the
+/// walk, recording ids in a hash map. The verifier therefore costs O(ops)
+/// per function instead of O(nodes^2) for a per-node scan.
+static LogicalResult verifyUniqueNodeIds(NodeOp self) {
+  for (Operation *prev = self->getPrevNode(); prev; prev = prev->getPrevNode())
+    if (isa<NodeOp>(prev))
+      return success();
+
+  Operation *scope = self->getParentOfType<FunctionOpInterface>();
+  if (!scope)
+    scope = self->getParentOp();
+  if (!scope)
+    return success();
+
+  llvm::SmallDenseMap<int64_t, Operation *, 64> firstById;
+  bool ok = true;
+  scope->walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
+    auto node = dyn_cast<NodeOp>(op);
+    if (!node)
+      return WalkResult::advance();
+    // Another node comes first in the function: it does the check.
+    if (firstById.empty() && node != self)
+      return WalkResult::interrupt();
+    auto [it, inserted] = firstById.try_emplace(node.getId(), op);
+    if (!inserted) {
+      InFlightDiagnostic diag = node.emitOpError()
+                                << "id " << node.getId()
+                                << " is not unique within its function";
+      diag.attachNote(it->second->getLoc()) << "first used here";
+      ok = false;
+    }
+    // A node's body is isolated; ids inside it do not share this scope.
+    return WalkResult::skip();
+  });
+  return success(ok);
+}
+
+LogicalResult NodeOp::verify() {
+  if (getId() < 0)
+    return emitOpError() << "id must be non-negative, got " << getId();
+  Region &body = getBody();
+  if (body.empty())
+    return emitOpError() << "needs a body block";
+  Block &block = body.front();
+  if (block.getNumArguments() != getNumOperands())
+    return emitOpError() << "body has " << block.getNumArguments()
+                         << " block arguments but the node has "
+                         << getNumOperands()
+                         << " operands; each operand maps to one argument";
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(block.getArguments(), getInputs()))) {
+    auto [arg, input] = pair;
+    if (arg.getType() != input.getType())
+      return emitOpError() << "block argument #" << index << " has type "
+                           << arg.getType() << " but operand #" << index
+                           << " has type " << input.getType();
+  }
+  auto yield = dyn_cast_or_null<YieldOp>(
+      block.empty() ? nullptr : &block.back());
+  if (!yield)
+    return emitOpError() << "body must end in 'fuel.yield'";
+  if (yield.getNumOperands() != getNumResults())
+    return emitOpError() << "body yields " << yield.getNumOperands()
+                         << " values but the node has " << getNumResults()
+                         << " results";
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(yield.getOperandTypes(), getResultTypes()))) {
+    auto [yielded, declared] = pair;
+    if (yielded != declared)
+      return emitOpError() << "body yields " << yielded << " as value #"
+                           << index << " but result #" << index
+                           << " has type " << declared;
+  }
+  if (PlacementAttrInterface pin = getPinAttr()) {
+    PlacementAttrInterface placement = getPlacementAttr();
+    auto placed = placement ? dyn_cast_or_null<DeviceAttr>(placement.getSingleDevice()) : DeviceAttr();
+    if (placed && !pin.admits(placed))
+      return emitOpError() << "is placed on '" << placed.str()
+                           << "' but pinned to " << pin;
+  }
+  if (ArrayAttr coupling = getCouplingAttr())
+    for (auto [index, entry] : llvm::enumerate(coupling))
+      if (!cast<CouplingAttr>(entry).getOn())
+        return emitOpError() << "coupling entry #" << index
+                             << " needs 'on = <device>': the device of this "
+                                "node it applies to";
+  return verifyUniqueNodeIds(*this);
+}
+
+//===----------------------------------------------------------------------===//
+// CopyOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CopyOp::verify() {
+  if (getFrom() == getTo())
+    return emitOpError() << "copies between identical devices: source and "
+                            "target are both '"
+                         << getFrom().str() << "'";
+  return success();
+}

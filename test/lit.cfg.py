@@ -1,0 +1,32 @@
+# -*- Python -*-
+# lit configuration of the fuel test suites.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "fuel"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.fuel_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+# Topology files of the tests: explicit machines, never the one running them.
+config.substitutions.append(
+    ("%topologies", os.path.join(config.fuel_src_root, "test", "topologies"))
+)
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.fuel_tools_dir, config.llvm_tools_dir]
+tools = [
+    "fuel-opt",
+    ToolSubst("%python", config.python_executable, unresolved="ignore"),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
