@@ -12,6 +12,7 @@
 #include "fuel/Planner/SizeClass.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace fuel::plan {
 
@@ -153,18 +154,31 @@ std::vector<unsigned> rankOrder(const std::vector<Candidate> &candidates,
   return order;
 }
 
+void applyOrder(std::vector<Candidate> &candidates,
+                llvm::ArrayRef<unsigned> order) {
+  assert(order.size() == candidates.size() && "one position per candidate");
+  // Follow each cycle of the permutation once, moving every element
+  // exactly once plus one temporary per cycle: no allocation.
+  std::vector<bool> done(order.size(), false);
+  for (unsigned start = 0, e = order.size(); start < e; ++start) {
+    if (done[start] || order[start] == start) {
+      done[start] = true;
+      continue;
+    }
+    Candidate tmp = std::move(candidates[start]);
+    unsigned j = start;
+    while (order[j] != start) {
+      candidates[j] = std::move(candidates[order[j]]);
+      done[j] = true;
+      j = order[j];
+    }
+    candidates[j] = std::move(tmp);
+    done[j] = true;
+  }
+}
+
 void rank(std::vector<Candidate> &candidates, Device decisionDevice) {
-  std::vector<unsigned> order = rankOrder(candidates, decisionDevice);
-  bool identity = true;
-  for (unsigned i = 0, e = order.size(); i < e && identity; ++i)
-    identity = order[i] == i;
-  if (identity)
-    return;
-  std::vector<Candidate> sorted;
-  sorted.reserve(candidates.size());
-  for (unsigned i : order)
-    sorted.push_back(std::move(candidates[i]));
-  candidates = std::move(sorted);
+  applyOrder(candidates, rankOrder(candidates, decisionDevice));
 }
 
 } // namespace fuel::plan

@@ -43,7 +43,7 @@ I128 axisValue(const CostVector &c, unsigned axis) {
 /// One device's bucket: its members' rank indices, ascending.
 struct Bucket {
   Device device;
-  llvm::SmallVector<unsigned, 16> members;
+  llvm::SmallVector<unsigned, 64> members;
 };
 
 } // namespace
@@ -59,7 +59,7 @@ static void crowdingDistances(llvm::ArrayRef<CostVector> costs,
   const double inf = std::numeric_limits<double>::infinity();
   size_t m = members.size();
   dist.assign(m, 0.0);
-  llvm::SmallVector<unsigned, 16> order(m);
+  llvm::SmallVector<unsigned, 64> order(m);
   for (unsigned axis = 0; axis < kNumAxes; ++axis) {
     for (unsigned j = 0; j < m; ++j)
       order[j] = j;
@@ -159,7 +159,7 @@ RetentionReport retainFrontierIndices(llvm::ArrayRef<CostVector> costs,
   // Steps 4-5: cap each bucket at `keep` by crowding distance.
   llvm::SmallVector<double, 64> dist;
   for (Bucket &bucket : buckets) {
-    llvm::SmallVector<unsigned, 16> members;
+    llvm::SmallVector<unsigned, 64> members;
     for (unsigned i : bucket.members)
       if (alive[i])
         members.push_back(i);
@@ -230,27 +230,29 @@ RetentionReport retainFrontier(std::vector<Candidate> &ranked, unsigned keep,
   }
   RetentionReport report = retainFrontierIndices(costs, devices, sources, keep);
 
-  std::vector<Candidate> kept;
-  kept.reserve(report.keptRankIndices.size());
-  for (unsigned i : report.keptRankIndices)
-    kept.push_back(std::move(ranked[i]));
+  // Compact the survivors in place: rank indices are ascending, so every
+  // move goes to a slot at or before its source.
+  unsigned w = 0;
+  for (unsigned i : report.keptRankIndices) {
+    if (w != i)
+      ranked[w] = std::move(ranked[i]);
+    ++w;
+  }
+  ranked.erase(ranked.begin() + w, ranked.end());
   // Step 6: re-rank by the winner order. For a ranked input this is the
   // identity; it also makes an unranked input come out ranked.
-  std::vector<unsigned> order = rankOrder(kept, decisionDevice);
+  std::vector<unsigned> order = rankOrder(ranked, decisionDevice);
   bool identity = true;
   for (unsigned i = 0; i < order.size() && identity; ++i)
     identity = order[i] == i;
   if (!identity) {
-    std::vector<Candidate> sorted;
+    applyOrder(ranked, order);
     std::vector<unsigned> indices;
-    for (unsigned i : order) {
-      sorted.push_back(std::move(kept[i]));
+    indices.reserve(order.size());
+    for (unsigned i : order)
       indices.push_back(report.keptRankIndices[i]);
-    }
-    kept = std::move(sorted);
     report.keptRankIndices = std::move(indices);
   }
-  ranked = std::move(kept);
   return report;
 }
 

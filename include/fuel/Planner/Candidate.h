@@ -15,6 +15,7 @@
 #include "fuel/Planner/OpKind.h"
 #include "fuel/Planner/Precision.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -167,6 +168,11 @@ bool winnerLess(const Candidate &a, const Candidate &b, Device decisionDevice);
 /// Sorts `candidates` by the winner order, stably (equal candidates keep
 /// their order), so index 0 is the winner (SEMANTICS §3 step 8).
 void rank(std::vector<Candidate> &candidates, Device decisionDevice);
+
+/// Reorders `candidates` in place so position i holds the candidate that
+/// was at `order[i]`; `order` must be a permutation of the positions.
+void applyOrder(std::vector<Candidate> &candidates,
+                llvm::ArrayRef<unsigned> order);
 
 /// The permutation rank() would apply: position i of the result is the
 /// input index of the candidate ranked i-th.
