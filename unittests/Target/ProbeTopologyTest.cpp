@@ -1,0 +1,178 @@
+//===- ProbeTopologyTest.cpp - Tests of topologies built from the probe ---===//
+//
+// topologyFromProbe on fixed, synthetic probe results (so the assertions mean
+// the same on every machine), plus one smoke test that probing this machine
+// yields a valid topology with exactly one host.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Target/TopologyFile.h"
+
+#include "fuel/Probe/Probe.h"
+
+#include <gtest/gtest.h>
+
+using namespace fuel;
+using namespace fuel::target;
+using plan::Device;
+using plan::PathClass;
+using plan::Topology;
+
+namespace {
+
+probe::ProbedDevice cpu(double peak) {
+  probe::ProbedDevice d;
+  d.kind = probe::Kind::Cpu;
+  d.name = "test cpu";
+  d.cpuType = true;
+  d.cores = 8;
+  d.physicalCores = 4;
+  d.vectorBits = 256;
+  d.clockGHz = 3.0;
+  d.memoryBytes = 1ull << 34;
+  d.peakF32FlopsPerNs = peak;
+  return d;
+}
+
+probe::ProbedDevice gpu(probe::Kind kind, uint32_t ordinal, bool cpuType) {
+  probe::ProbedDevice d;
+  d.kind = kind;
+  d.ordinal = ordinal;
+  d.name = cpuType ? "llvmpipe" : "gpu";
+  d.cpuType = cpuType;
+  d.memoryBytes = 1ull << 30;
+  return d;
+}
+
+TEST(ProbeTopology, HostFromProbedPeak) {
+  probe::ProbeResult r;
+  r.devices.push_back(cpu(166.0));
+  r.notes.push_back("cuda: no driver");
+  std::vector<std::string> notes;
+  llvm::Expected<Topology> t = topologyFromProbe(r, &notes);
+  ASSERT_TRUE(bool(t)) << llvm::toString(t.takeError());
+  ASSERT_EQ(t->devices.size(), 1u);
+  const plan::DeviceInfo &host = t->devices[0];
+  EXPECT_EQ(host.device, Device::cpu());
+  EXPECT_TRUE(host.cpuType);
+  EXPECT_EQ(host.name, "test cpu");
+  EXPECT_EQ(host.peakFlopsPerNs.at("f32"), 166.0);
+  EXPECT_EQ(host.peakFlopsPerNs.at("f64"), 83.0);
+  EXPECT_EQ(*host.bytesPerNs, ProbeConstants().cpuBytesPerNs);
+  EXPECT_EQ(host.dispatchOverheadNs, ProbeConstants().cpuDispatchOverheadNs);
+  EXPECT_EQ(host.memoryBytes, 1ull << 34);
+  EXPECT_EQ(host.alignment, 64u);
+  ASSERT_GE(notes.size(), 2u);
+  EXPECT_EQ(notes[0], "cuda: no driver");
+}
+
+TEST(ProbeTopology, HostPeakFromCoresAndVectorWidth) {
+  probe::ProbeResult r;
+  r.devices.push_back(cpu(0));
+  llvm::Expected<Topology> t = topologyFromProbe(r);
+  ASSERT_TRUE(bool(t));
+  // 4 physical cores x 3 GHz x 8 lanes x 2 (FMA).
+  EXPECT_EQ(t->devices[0].peakFlopsPerNs.at("f32"), 192.0);
+
+  // Unknown clock and width take the constants: 4 x 2 GHz x 4 lanes x 2.
+  r.devices[0].clockGHz = 0;
+  r.devices[0].vectorBits = 0;
+  std::vector<std::string> notes;
+  t = topologyFromProbe(r, &notes);
+  ASSERT_TRUE(bool(t));
+  EXPECT_EQ(t->devices[0].peakFlopsPerNs.at("f32"), 64.0);
+  EXPECT_EQ(notes.size(), 3u);
+}
+
+TEST(ProbeTopology, CudaAndVulkanDevicesWithLinks) {
+  probe::ProbeResult r;
+  r.devices.push_back(cpu(100));
+  probe::ProbedDevice h100 = gpu(probe::Kind::Cuda, 0, false);
+  h100.peakF32FlopsPerNs = 60000;
+  h100.bytesPerNs = 3300;
+  r.devices.push_back(h100);
+  r.devices.push_back(gpu(probe::Kind::Cuda, 1, false));
+  r.devices.push_back(gpu(probe::Kind::Vulkan, 0, true));
+  r.devices.push_back(gpu(probe::Kind::Vulkan, 1, false));
+  llvm::Expected<Topology> t = topologyFromProbe(r);
+  ASSERT_TRUE(bool(t)) << llvm::toString(t.takeError());
+  EXPECT_EQ(t->validate(), "");
+  ASSERT_EQ(t->devices.size(), 5u);
+  ProbeConstants c;
+
+  const plan::DeviceInfo *cuda0 = t->find(Device::cuda(0));
+  ASSERT_NE(cuda0, nullptr);
+  EXPECT_FALSE(cuda0->cpuType);
+  EXPECT_EQ(cuda0->peakFlopsPerNs.at("f32"), 60000.0);
+  EXPECT_EQ(*cuda0->bytesPerNs, 3300.0);
+  EXPECT_EQ(cuda0->dispatchOverheadNs, c.cudaDispatchOverheadNs);
+  EXPECT_EQ(cuda0->alignment, c.gpuAlignment);
+  // Unknown figures stay unknown, so the planner's priors apply.
+  const plan::DeviceInfo *cuda1 = t->find(Device::cuda(1));
+  ASSERT_NE(cuda1, nullptr);
+  EXPECT_TRUE(cuda1->peakFlopsPerNs.empty());
+  EXPECT_FALSE(cuda1->bytesPerNs.has_value());
+
+  for (Device d : {Device::cuda(0), Device::cuda(1), Device::vulkan(1)}) {
+    for (auto [from, to] :
+         {std::pair{Device::cpu(), d}, std::pair{d, Device::cpu()}}) {
+      const plan::Link *l = t->findLink(from, to);
+      ASSERT_NE(l, nullptr) << from.str() << " -> " << to.str();
+      EXPECT_EQ(l->pathClass, PathClass::DeviceCopy);
+      EXPECT_EQ(l->bandwidthBytesPerSec, c.pcieBandwidthBytesPerSec);
+      EXPECT_EQ(l->latencyNs, c.pcieLatencyNs);
+    }
+  }
+  // lavapipe is described as what it is: CPU-type, shared memory.
+  const plan::DeviceInfo *lavapipe = t->find(Device::vulkan(0));
+  ASSERT_NE(lavapipe, nullptr);
+  EXPECT_TRUE(lavapipe->cpuType);
+  EXPECT_EQ(lavapipe->dispatchOverheadNs, c.vulkanCpuDispatchOverheadNs);
+  const plan::Link *shared = t->findLink(Device::cpu(), Device::vulkan(0));
+  ASSERT_NE(shared, nullptr);
+  EXPECT_EQ(shared->pathClass, PathClass::SharedMemory);
+  EXPECT_EQ(
+      shared->bandwidthBytesPerSec,
+      plan::pathClassDefaults(PathClass::SharedMemory).bandwidthBytesPerSec);
+  // No GPU-to-GPU links: without a measured peer path, copies stage through
+  // the host.
+  EXPECT_EQ(t->findLink(Device::cuda(0), Device::cuda(1)), nullptr);
+  EXPECT_EQ(t->links.size(), 8u);
+
+  // The probed topology prints and reads back.
+  llvm::Expected<Topology> back = parseTopology(printTopologyJSON(*t), "p");
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  EXPECT_TRUE(topologiesEqual(*t, *back));
+}
+
+TEST(ProbeTopology, NoCpuTakesDefaultHost) {
+  probe::ProbeResult r;
+  r.devices.push_back(gpu(probe::Kind::Cuda, 0, false));
+  llvm::Expected<Topology> t = topologyFromProbe(r);
+  ASSERT_TRUE(bool(t));
+  ASSERT_NE(t->find(Device::cpu()), nullptr);
+  EXPECT_EQ(t->find(Device::cpu())->peakFlopsPerNs,
+            defaultTopology().devices[0].peakFlopsPerNs);
+}
+
+TEST(ProbeTopology, DuplicateDeviceIsAnError) {
+  probe::ProbeResult r;
+  r.devices.push_back(cpu(1));
+  r.devices.push_back(gpu(probe::Kind::Cuda, 0, false));
+  r.devices.push_back(gpu(probe::Kind::Cuda, 0, false));
+  llvm::Expected<Topology> t = topologyFromProbe(r);
+  ASSERT_FALSE(bool(t));
+  EXPECT_EQ(llvm::toString(t.takeError()),
+            "probe: error: device 'cuda:0' was enumerated twice");
+}
+
+TEST(ProbeTopology, ThisMachineGivesAValidTopology) {
+  // Whatever this machine has, probing never fails for a missing driver and
+  // always yields exactly one host.
+  llvm::Expected<Topology> t = probeTopology();
+  ASSERT_TRUE(bool(t)) << llvm::toString(t.takeError());
+  EXPECT_EQ(t->validate(), "");
+  EXPECT_NE(t->find(Device::cpu()), nullptr);
+}
+
+} // namespace

@@ -1,0 +1,512 @@
+//===- TopologyFileTest.cpp - Tests of the topology file format -----------===//
+//
+// Every error class of the version-1 topology format with its exact message,
+// the print -> parse round trip, the example files, the default topology and
+// resolveTopology.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Target/TopologyFile.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace fuel;
+using namespace fuel::target;
+using plan::Device;
+using plan::PathClass;
+using plan::Topology;
+
+namespace {
+
+/// The error message parseTopology gives for `text`, or "" when it parses.
+std::string parseError(llvm::StringRef text) {
+  llvm::Expected<Topology> t = parseTopology(text, "t.json");
+  if (t)
+    return "";
+  return llvm::toString(t.takeError());
+}
+
+/// A valid document with one device entry spliced in after the host.
+std::string withDevice(llvm::StringRef device) {
+  return (R"({"version": 1, "devices": [{"device": "cpu"}, )" + device + "]}")
+      .str();
+}
+
+/// A valid cpu + cuda:0 document with one link entry.
+std::string withLink(llvm::StringRef link) {
+  return (R"({"version": 1, "devices": [{"device": "cpu"}, {"device": "cuda:0"}], "links": [)" +
+          link + "]}")
+      .str();
+}
+
+//===----------------------------------------------------------------------===//
+// Accepted documents
+//===----------------------------------------------------------------------===//
+
+TEST(TopologyFile, ParsesEveryField) {
+  const char *text = R"({
+    "version": 1,
+    "devices": [
+      {"device": "cuda:0", "name": "gpu", "peak_flops_per_ns": {"f32": 50000, "f16": 1e5},
+       "bytes_per_ns": 3000.5, "dispatch_overhead_ns": 5000,
+       "memory_bytes": 18446744073709551615, "alignment": 256},
+      {"device": "cpu", "name": "host", "cpu_type": true,
+       "peak_flops_per_ns": {"f32": 32.25}, "bytes_per_ns": 20,
+       "dispatch_overhead_ns": 2000, "memory_bytes": 1.6e10, "alignment": 64}
+    ],
+    "links": [
+      {"from": "cuda:0", "to": "cpu", "path_class": "device-copy",
+       "bandwidth_bytes_per_s": 2.5e10, "latency_ns": 10000},
+      {"from": "cpu", "to": "cuda:0", "path_class": "device-copy",
+       "bandwidth_bytes_per_s": 25000000000, "latency_ns": 10000}
+    ]
+  })";
+  llvm::Expected<Topology> t = parseTopology(text, "t.json");
+  ASSERT_TRUE(bool(t)) << llvm::toString(t.takeError());
+  ASSERT_EQ(t->devices.size(), 2u);
+  // Canonical order: cpu first, links sorted by (from, to).
+  EXPECT_EQ(t->devices[0].device, Device::cpu());
+  EXPECT_TRUE(t->devices[0].cpuType);
+  EXPECT_EQ(t->devices[0].peakFlopsPerNs.at("f32"), 32.25);
+  EXPECT_EQ(t->devices[0].memoryBytes, 16000000000u);
+  const plan::DeviceInfo &gpu = t->devices[1];
+  EXPECT_EQ(gpu.device, Device::cuda(0));
+  EXPECT_FALSE(gpu.cpuType);
+  EXPECT_EQ(gpu.name, "gpu");
+  EXPECT_EQ(gpu.peakFlopsPerNs.at("f16"), 1e5);
+  EXPECT_EQ(*gpu.bytesPerNs, 3000.5);
+  EXPECT_EQ(gpu.dispatchOverheadNs, 5000);
+  EXPECT_EQ(gpu.memoryBytes, UINT64_MAX);
+  EXPECT_EQ(gpu.alignment, 256u);
+  ASSERT_EQ(t->links.size(), 2u);
+  EXPECT_EQ(t->links[0].from, Device::cpu());
+  EXPECT_EQ(t->links[0].bandwidthBytesPerSec, 25'000'000'000);
+  EXPECT_EQ(t->links[1].from, Device::cuda(0));
+  EXPECT_EQ(t->links[1].bandwidthBytesPerSec, 25'000'000'000);
+  EXPECT_EQ(t->validate(), "");
+}
+
+TEST(TopologyFile, DefaultsForOmittedFields) {
+  llvm::Expected<Topology> t = parseTopology(
+      R"({"version": 1, "devices": [{"device": "cpu"}, {"device": "vulkan:0", "cpu_type": true}],
+          "links": [{"from": "cpu", "to": "vulkan:0", "path_class": "shared-memory"}]})",
+      "t.json");
+  ASSERT_TRUE(bool(t)) << llvm::toString(t.takeError());
+  const plan::DeviceInfo &host = t->devices[0];
+  EXPECT_TRUE(host.cpuType);
+  EXPECT_EQ(host.name, "");
+  EXPECT_TRUE(host.peakFlopsPerNs.empty());
+  EXPECT_FALSE(host.bytesPerNs.has_value());
+  EXPECT_EQ(host.dispatchOverheadNs, 0);
+  EXPECT_EQ(host.memoryBytes, 0u);
+  EXPECT_EQ(host.alignment, 64u);
+  EXPECT_TRUE(t->devices[1].cpuType);
+  // A link naming only its class takes the class defaults (SEMANTICS §5).
+  ASSERT_EQ(t->links.size(), 1u);
+  EXPECT_EQ(t->links[0].pathClass, PathClass::SharedMemory);
+  EXPECT_EQ(t->links[0].bandwidthBytesPerSec, 20'000'000'000);
+  EXPECT_EQ(t->links[0].latencyNs, 2'000);
+}
+
+TEST(TopologyFile, EveryPathClassSpelling) {
+  for (const char *cls : {"peer", "shared-memory", "device-copy"}) {
+    std::string link =
+        std::string(R"({"from": "cpu", "to": "cuda:0", "path_class": ")") +
+        cls + "\"}";
+    EXPECT_EQ(parseError(withLink(link)), "") << cls;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Errors, one test per class, exact messages
+//===----------------------------------------------------------------------===//
+
+TEST(TopologyFileErrors, SyntaxErrorHasLineAndColumn) {
+  EXPECT_EQ(parseError("{\n  \"version\": 1,\n  \"devices\": [}\n"),
+            "t.json:3:15: error: Invalid JSON value");
+  EXPECT_EQ(parseError(""), "t.json:1:1: error: Unexpected EOF");
+  // llvm::json accepts repeated keys; the topology format does not.
+  EXPECT_EQ(
+      parseError("{\"version\": 1,\n \"devices\": [{\"device\": \"cpu\",\n"
+                 "   \"alignment\": 64, \"alignment\": 128}]}"),
+      "t.json:3:21: error: duplicate key \"alignment\" (each key may "
+      "appear once per object)");
+  EXPECT_EQ(parseError("{\"version\": 1, \"devices\": [{\"device\": \"cpu\", "
+                       "\"n\\u0061me\": \"x\", \"name\": \"y\"}]}"),
+            "t.json:1:64: error: duplicate key \"name\" (each key may "
+            "appear once per object)");
+  // Equal keys in different objects are fine.
+  EXPECT_EQ(parseError(withDevice(R"({"device": "cuda:0", "name": "a"})")), "");
+}
+
+TEST(TopologyFileErrors, TopLevelNotAnObject) {
+  EXPECT_EQ(parseError("[]"),
+            "t.json: error: $: expected an object, got an array");
+}
+
+TEST(TopologyFileErrors, UnsupportedVersion) {
+  EXPECT_EQ(parseError(R"({"version": 2, "devices": []})"),
+            "t.json: error: $.version: unsupported topology version 2 (this "
+            "fuel reads 1)");
+  EXPECT_EQ(parseError(R"({"devices": []})"),
+            "t.json: error: $: missing key \"version\" (expected 1)");
+  EXPECT_EQ(parseError(R"({"version": "1", "devices": []})"),
+            "t.json: error: $.version: expected an integer version, got \"1\"");
+}
+
+TEST(TopologyFileErrors, UnknownKeys) {
+  EXPECT_EQ(
+      parseError(
+          R"({"version": 1, "devices": [{"device": "cpu"}], "link": []})"),
+      "t.json: error: $.link: unknown key (expected one of: version, "
+      "devices, links)");
+  EXPECT_EQ(
+      parseError(withDevice(R"({"device": "cuda:0", "bandwith_per_ns": 3})")),
+      "t.json: error: $.devices[1].bandwith_per_ns: unknown key "
+      "(expected one of: device, name, cpu_type, peak_flops_per_ns, "
+      "bytes_per_ns, dispatch_overhead_ns, memory_bytes, alignment)");
+  EXPECT_EQ(
+      parseError(withLink(
+          R"({"from": "cpu", "to": "cuda:0", "path_class": "peer", "latency": 1})")),
+      "t.json: error: $.links[0].latency: unknown key (expected one of: "
+      "from, to, path_class, bandwidth_bytes_per_s, latency_ns)");
+  EXPECT_EQ(parseError(withDevice(
+                R"({"device": "cuda:0", "peak_flops_per_ns": {"fp32": 1}})")),
+            "t.json: error: $.devices[1].peak_flops_per_ns.fp32: unknown key "
+            "(expected one of: bf16, f16, f32, f64, i1, i16, i32, i64, i8)");
+}
+
+TEST(TopologyFileErrors, MissingDevices) {
+  EXPECT_EQ(parseError(R"({"version": 1})"),
+            "t.json: error: $: missing key \"devices\"");
+  EXPECT_EQ(parseError(R"({"version": 1, "devices": {}})"),
+            "t.json: error: $.devices: expected an array, got an object");
+  EXPECT_EQ(parseError(withDevice(R"({"name": "x"})")),
+            "t.json: error: $.devices[1]: missing key \"device\"");
+}
+
+TEST(TopologyFileErrors, UnknownDeviceKind) {
+  EXPECT_EQ(parseError(withDevice(R"({"device": "tpu:0"})")),
+            "t.json: error: $.devices[1].device: unknown device kind 'tpu' in "
+            "\"tpu:0\" (expected cpu, cuda:N or vulkan:N)");
+  EXPECT_EQ(parseError(withDevice(R"({"device": "cuda"})")),
+            "t.json: error: $.devices[1].device: malformed device \"cuda\" "
+            "(expected cpu, cuda:N or vulkan:N)");
+  EXPECT_EQ(parseError(withDevice(R"({"device": "cpu:1"})")),
+            "t.json: error: $.devices[1].device: malformed device \"cpu:1\" "
+            "(expected cpu, cuda:N or vulkan:N)");
+  EXPECT_EQ(parseError(withDevice(R"({"device": 3})")),
+            "t.json: error: $.devices[1].device: expected a string, got 3");
+}
+
+TEST(TopologyFileErrors, DuplicateDevice) {
+  EXPECT_EQ(
+      parseError(withDevice(R"({"device": "cuda:0"}, {"device": "cuda:0"})")),
+      "t.json: error: $.devices[2].device: duplicate device 'cuda:0' "
+      "(already declared at $.devices[1])");
+}
+
+TEST(TopologyFileErrors, NoCpu) {
+  EXPECT_EQ(parseError(R"({"version": 1, "devices": [{"device": "cuda:0"}]})"),
+            "t.json: error: $.devices: no 'cpu' device; expected exactly one "
+            "host device \"cpu\"");
+  EXPECT_EQ(parseError(R"({"version": 1, "devices": []})"),
+            "t.json: error: $.devices: no 'cpu' device; expected exactly one "
+            "host device \"cpu\"");
+}
+
+TEST(TopologyFileErrors, TwoCpus) {
+  EXPECT_EQ(parseError(withDevice(R"({"device": "cpu"})")),
+            "t.json: error: $.devices[1].device: a second 'cpu' device (the "
+            "first is $.devices[0]); expected exactly one host");
+}
+
+TEST(TopologyFileErrors, CpuTypeContradictions) {
+  EXPECT_EQ(
+      parseError(
+          R"({"version": 1, "devices": [{"device": "cpu", "cpu_type": false}]})"),
+      "t.json: error: $.devices[0].cpu_type: the host 'cpu' is always "
+      "CPU-type (expected true)");
+  EXPECT_EQ(parseError(withDevice(R"({"device": "cuda:0", "cpu_type": true})")),
+            "t.json: error: $.devices[1].cpu_type: a CUDA device is never "
+            "CPU-type (expected false)");
+  EXPECT_EQ(
+      parseError(withDevice(R"({"device": "vulkan:0", "cpu_type": 1})")),
+      "t.json: error: $.devices[1].cpu_type: expected true or false, got 1");
+}
+
+TEST(TopologyFileErrors, BadNumbers) {
+  struct Case {
+    const char *device;
+    const char *message;
+  } cases[] = {
+      {R"({"device": "cuda:0", "peak_flops_per_ns": {"f32": -1}})",
+       "$.devices[1].peak_flops_per_ns.f32: expected a positive, finite "
+       "number, got -1"},
+      {R"({"device": "cuda:0", "peak_flops_per_ns": {"f32": 0}})",
+       "$.devices[1].peak_flops_per_ns.f32: expected a positive, finite "
+       "number, got 0"},
+      {R"({"device": "cuda:0", "peak_flops_per_ns": {"f32": "fast"}})",
+       "$.devices[1].peak_flops_per_ns.f32: expected a positive, finite "
+       "number, got \"fast\""},
+      {R"({"device": "cuda:0", "peak_flops_per_ns": [1]})",
+       "$.devices[1].peak_flops_per_ns: expected an object, got an array"},
+      {R"({"device": "cuda:0", "bytes_per_ns": -0.5})",
+       "$.devices[1].bytes_per_ns: expected a positive, finite number, got "
+       "-0.5"},
+      {R"({"device": "cuda:0", "bytes_per_ns": 1e999})",
+       "$.devices[1].bytes_per_ns: expected a positive, finite number, got "
+       "inf"},
+      {R"({"device": "cuda:0", "dispatch_overhead_ns": -5})",
+       "$.devices[1].dispatch_overhead_ns: expected a non-negative integer "
+       "(ns), got -5"},
+      {R"({"device": "cuda:0", "dispatch_overhead_ns": 1.5})",
+       "$.devices[1].dispatch_overhead_ns: expected a non-negative integer "
+       "(ns), got 1.5"},
+      {R"({"device": "cuda:0", "memory_bytes": -1})",
+       "$.devices[1].memory_bytes: expected a non-negative integer (bytes), "
+       "got -1"},
+      {R"({"device": "cuda:0", "alignment": 48})",
+       "$.devices[1].alignment: expected a power of two (bytes), got 48"},
+      {R"({"device": "cuda:0", "alignment": 0})",
+       "$.devices[1].alignment: expected a power of two (bytes), got 0"},
+      {R"({"device": "cuda:0", "name": 7})",
+       "$.devices[1].name: expected a string, got 7"},
+  };
+  for (const Case &c : cases)
+    EXPECT_EQ(parseError(withDevice(c.device)),
+              std::string("t.json: error: ") + c.message)
+        << c.device;
+
+  EXPECT_EQ(
+      parseError(withLink(
+          R"({"from": "cpu", "to": "cuda:0", "path_class": "peer", "bandwidth_bytes_per_s": 0})")),
+      "t.json: error: $.links[0].bandwidth_bytes_per_s: expected a "
+      "positive integer (bytes per second), got 0");
+  EXPECT_EQ(
+      parseError(withLink(
+          R"({"from": "cpu", "to": "cuda:0", "path_class": "peer", "latency_ns": -1})")),
+      "t.json: error: $.links[0].latency_ns: expected a non-negative "
+      "integer (ns), got -1");
+}
+
+TEST(TopologyFileErrors, LinkToUnknownDevice) {
+  EXPECT_EQ(parseError(withLink(
+                R"({"from": "cpu", "to": "cuda:1", "path_class": "peer"})")),
+            "t.json: error: $.links[0].to: link to unknown device 'cuda:1' "
+            "(the devices are cpu, cuda:0)");
+  EXPECT_EQ(parseError(withLink(
+                R"({"from": "vulkan:0", "to": "cpu", "path_class": "peer"})")),
+            "t.json: error: $.links[0].from: link from unknown device "
+            "'vulkan:0' (the devices are cpu, cuda:0)");
+  EXPECT_EQ(parseError(withLink(
+                R"({"from": "gpu", "to": "cpu", "path_class": "peer"})")),
+            "t.json: error: $.links[0].from: unknown device kind 'gpu' in "
+            "\"gpu\" (expected cpu, cuda:N or vulkan:N)");
+  EXPECT_EQ(parseError(withLink(R"({"to": "cpu", "path_class": "peer"})")),
+            "t.json: error: $.links[0]: missing key \"from\"");
+}
+
+TEST(TopologyFileErrors, UnknownPathClass) {
+  EXPECT_EQ(parseError(withLink(
+                R"({"from": "cpu", "to": "cuda:0", "path_class": "pcie"})")),
+            "t.json: error: $.links[0].path_class: unknown path class 'pcie' "
+            "(expected peer, shared-memory or device-copy)");
+  EXPECT_EQ(parseError(withLink(R"({"from": "cpu", "to": "cuda:0"})")),
+            "t.json: error: $.links[0]: missing key \"path_class\"");
+}
+
+TEST(TopologyFileErrors, SelfAndDuplicateLinks) {
+  EXPECT_EQ(parseError(withLink(
+                R"({"from": "cuda:0", "to": "cuda:0", "path_class": "peer"})")),
+            "t.json: error: $.links[0]: a link from 'cuda:0' to itself "
+            "(expected two distinct devices)");
+  EXPECT_EQ(parseError(withLink(
+                R"({"from": "cpu", "to": "cuda:0", "path_class": "peer"},
+                                   {"from": "cpu", "to": "cuda:0", "path_class": "device-copy"})")),
+            "t.json: error: $.links[1]: duplicate link 'cpu' -> 'cuda:0' "
+            "(already declared at $.links[0])");
+  EXPECT_EQ(
+      parseError(
+          R"({"version": 1, "devices": [{"device": "cpu"}], "links": {}})"),
+      "t.json: error: $.links: expected an array, got an object");
+}
+
+TEST(TopologyFileErrors, UnreadableFile) {
+  llvm::Expected<Topology> t = loadTopologyFile("/nonexistent/topo.json");
+  ASSERT_FALSE(bool(t));
+  std::string message = llvm::toString(t.takeError());
+  EXPECT_EQ(message.rfind("/nonexistent/topo.json: error: cannot read "
+                          "topology file: ",
+                          0),
+            0u)
+      << message;
+}
+
+//===----------------------------------------------------------------------===//
+// Printing and round trips
+//===----------------------------------------------------------------------===//
+
+TEST(TopologyFile, PrintIsStableAndExact) {
+  Topology t = defaultTopology();
+  EXPECT_EQ(printTopologyJSON(t), R"json({
+  "version": 1,
+  "devices": [
+    {
+      "device": "cpu",
+      "name": "host (built-in default topology)",
+      "cpu_type": true,
+      "peak_flops_per_ns": {
+        "f32": 32.0,
+        "f64": 16.0
+      },
+      "bytes_per_ns": 20.0,
+      "dispatch_overhead_ns": 2000,
+      "memory_bytes": 17179869184,
+      "alignment": 64
+    }
+  ],
+  "links": []
+}
+)json");
+}
+
+TEST(TopologyFile, PrintParseRoundTrip) {
+  Topology t = defaultTopology();
+  plan::DeviceInfo gpu;
+  gpu.device = Device::cuda(3);
+  gpu.name = "odd \"quoted\" name\twith tab";
+  gpu.peakFlopsPerNs = {{"f32", 0.1}, {"f16", 1.0 / 3.0}, {"bf16", 1e300}};
+  gpu.bytesPerNs = 2.5e-7;
+  gpu.dispatchOverheadNs = 123;
+  gpu.memoryBytes = UINT64_MAX;
+  gpu.alignment = 1;
+  t.devices.push_back(gpu);
+  plan::DeviceInfo lavapipe;
+  lavapipe.device = Device::vulkan(0);
+  lavapipe.cpuType = true;
+  t.devices.push_back(lavapipe);
+  t.links.push_back({Device::cuda(3), Device::cpu(), 1, 0, PathClass::Peer});
+  t.links.push_back({Device::cpu(), Device::vulkan(0), INT64_MAX, INT64_MAX,
+                     PathClass::SharedMemory});
+  t.links.push_back({Device::cpu(), Device::cuda(3), 7'000'000'001, 5,
+                     PathClass::DeviceCopy});
+
+  std::string text = printTopologyJSON(t);
+  llvm::Expected<Topology> back = parseTopology(text, "printed.json");
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError()) << "\n" << text;
+  EXPECT_TRUE(topologiesEqual(*back, t)) << text;
+  EXPECT_EQ(back->contentHash(), t.contentHash());
+  // Printing is a fixed point.
+  EXPECT_EQ(printTopologyJSON(*back), text);
+}
+
+TEST(TopologyFile, EqualityNoticesEveryField) {
+  Topology a = defaultTopology();
+  EXPECT_TRUE(topologiesEqual(a, defaultTopology()));
+  Topology b = a;
+  b.devices[0].name = "other";
+  EXPECT_FALSE(topologiesEqual(a, b));
+  b = a;
+  b.devices[0].bytesPerNs.reset();
+  EXPECT_FALSE(topologiesEqual(a, b));
+  b = a;
+  b.devices[0].alignment = 128;
+  EXPECT_FALSE(topologiesEqual(a, b));
+}
+
+//===----------------------------------------------------------------------===//
+// Example files and the default topology
+//===----------------------------------------------------------------------===//
+
+class ExampleTopology : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(ExampleTopology, ParsesAndRoundTrips) {
+  for (const char *dir : {"/test/topologies/", "/examples/topologies/"}) {
+    std::string path = std::string(FUEL_SOURCE_DIR) + dir + GetParam();
+    llvm::Expected<Topology> t = loadTopologyFile(path);
+    ASSERT_TRUE(bool(t)) << llvm::toString(t.takeError());
+    EXPECT_EQ(t->validate(), "");
+    ASSERT_NE(t->find(Device::cpu()), nullptr);
+    llvm::Expected<Topology> back = parseTopology(printTopologyJSON(*t), "p");
+    ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+    EXPECT_TRUE(topologiesEqual(*t, *back));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, ExampleTopology,
+                         ::testing::Values("cpu-only.json", "cpu-cuda.json",
+                                           "cpu-2cuda-peer.json",
+                                           "cpu-cuda-vulkan.json",
+                                           "cpu-lavapipe.json"));
+
+TEST(TopologyFile, ExampleContents) {
+  std::string dir = std::string(FUEL_SOURCE_DIR) + "/test/topologies/";
+  llvm::Expected<Topology> only = loadTopologyFile(dir + "cpu-only.json");
+  ASSERT_TRUE(bool(only));
+  EXPECT_EQ(only->devices.size(), 1u);
+  EXPECT_TRUE(only->links.empty());
+
+  llvm::Expected<Topology> one = loadTopologyFile(dir + "cpu-cuda.json");
+  ASSERT_TRUE(bool(one));
+  ASSERT_NE(one->findLink(Device::cpu(), Device::cuda(0)), nullptr);
+  EXPECT_EQ(one->findLink(Device::cpu(), Device::cuda(0))->pathClass,
+            PathClass::DeviceCopy);
+
+  llvm::Expected<Topology> two = loadTopologyFile(dir + "cpu-2cuda-peer.json");
+  ASSERT_TRUE(bool(two));
+  ASSERT_NE(two->findLink(Device::cuda(0), Device::cuda(1)), nullptr);
+  EXPECT_EQ(two->findLink(Device::cuda(0), Device::cuda(1))->pathClass,
+            PathClass::Peer);
+  EXPECT_NE(two->findLink(Device::cuda(1), Device::cuda(0)), nullptr);
+
+  llvm::Expected<Topology> mixed =
+      loadTopologyFile(dir + "cpu-cuda-vulkan.json");
+  ASSERT_TRUE(bool(mixed));
+  EXPECT_NE(mixed->find(Device::cuda(0)), nullptr);
+  EXPECT_NE(mixed->find(Device::vulkan(0)), nullptr);
+
+  llvm::Expected<Topology> lavapipe =
+      loadTopologyFile(dir + "cpu-lavapipe.json");
+  ASSERT_TRUE(bool(lavapipe));
+  EXPECT_TRUE(lavapipe->find(Device::vulkan(0))->cpuType);
+  EXPECT_EQ(lavapipe->findLink(Device::cpu(), Device::vulkan(0))->pathClass,
+            PathClass::SharedMemory);
+}
+
+TEST(TopologyFile, DefaultTopologyIsFixed) {
+  Topology t = defaultTopology();
+  EXPECT_EQ(t.validate(), "");
+  ASSERT_EQ(t.devices.size(), 1u);
+  EXPECT_EQ(t.devices[0].device, Device::cpu());
+  EXPECT_TRUE(t.devices[0].cpuType);
+  EXPECT_TRUE(t.links.empty());
+  // Never probed: every call gives the same topology and content hash.
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(topologiesEqual(defaultTopology(), t));
+    EXPECT_EQ(defaultTopology().contentHash(), t.contentHash());
+  }
+}
+
+TEST(TopologyFile, ResolveTopology) {
+  llvm::Expected<Topology> none = resolveTopology("");
+  ASSERT_TRUE(bool(none));
+  EXPECT_TRUE(topologiesEqual(*none, defaultTopology()));
+
+  std::string path =
+      std::string(FUEL_SOURCE_DIR) + "/test/topologies/cpu-cuda.json";
+  llvm::Expected<Topology> file = resolveTopology(path);
+  ASSERT_TRUE(bool(file)) << llvm::toString(file.takeError());
+  EXPECT_NE(file->find(Device::cuda(0)), nullptr);
+
+  llvm::Expected<Topology> missing = resolveTopology("no-such-topology.json");
+  ASSERT_FALSE(bool(missing));
+  llvm::consumeError(missing.takeError());
+}
+
+} // namespace
