@@ -113,6 +113,12 @@ def Fuel_CopyOp : Fuel_Op<"copy", [Pure,
     $source `:` type($source) `from` custom<BareDevice>($from)
     `to` custom<BareDevice>($to) attr-dict
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$source, "::mlir::fuel::DeviceAttr":$from,
+                   "::mlir::fuel::DeviceAttr":$to), [{
+      build($_builder, $_state, source.getType(), source, from, to);
+    }]>
+  ];
   let hasVerifier = 1;
 }
 

@@ -1,0 +1,221 @@
+//===- FuelAttrsTest.cpp - Building, reading and uniquing fuel attributes -===//
+//
+// Every fuel attribute built from C++, parsed from text and printed back, and
+// checked for uniquing; the placement interface; topology conversion to and
+// from the planner's struct.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Dialect/Fuel/IR/FuelOps.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::fuel;
+
+namespace {
+
+class FuelAttrsTest : public ::testing::Test {
+protected:
+  FuelAttrsTest() { ctx.loadDialect<FuelDialect>(); }
+
+  /// Parses `text` as an attribute; null on failure (diagnostics muted).
+  Attribute parse(StringRef text) {
+    ScopedDiagnosticHandler silence(&ctx, [](Diagnostic &) { return success(); });
+    return parseAttribute(text, &ctx);
+  }
+
+  static std::string print(Attribute attr) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    attr.print(os);
+    return s;
+  }
+
+  CandidateAttr makeCandidate(StringRef id, DeviceAttr device, int64_t time) {
+    return CandidateAttr::get(
+        &ctx, id, "generated", device.getKind(), device,
+        ArrayAttr::get(&ctx, {}), PrecisionAttr::getDeterministic(&ctx),
+        CostAttr::get(&ctx, 100, 200, 5), time, TimeSource::static_, 64, 0,
+        0, DictionaryAttr::get(&ctx), ArrayAttr::get(&ctx, {}), 0, 0, false);
+  }
+
+  MLIRContext ctx;
+};
+
+TEST_F(FuelAttrsTest, DeviceBuildParsePrintUnique) {
+  DeviceAttr cpu = DeviceAttr::getHost(&ctx);
+  DeviceAttr cuda0 = DeviceAttr::get(&ctx, DeviceKind::cuda, 0);
+  EXPECT_TRUE(cpu.isHost());
+  EXPECT_EQ(cpu.str(), "cpu");
+  EXPECT_EQ(cuda0.str(), "cuda:0");
+  EXPECT_EQ(print(cuda0), "#fuel.device<cuda:0>");
+  EXPECT_EQ(parse("#fuel.device<cuda:0>"), cuda0);
+  EXPECT_EQ(DeviceAttr::get(&ctx, DeviceKind::cuda, 0), cuda0);
+  EXPECT_NE(DeviceAttr::get(&ctx, DeviceKind::cuda, 1), cuda0);
+  // Device order: cpu < cuda:N < vulkan:N, ordinals ascending.
+  DeviceAttr cuda1 = DeviceAttr::get(&ctx, DeviceKind::cuda, 1);
+  DeviceAttr vk0 = DeviceAttr::get(&ctx, DeviceKind::vulkan, 0);
+  EXPECT_TRUE(cpu < cuda0);
+  EXPECT_TRUE(cuda0 < cuda1);
+  EXPECT_TRUE(cuda1 < vk0);
+  EXPECT_FALSE(vk0 < cpu);
+  // Planner conversion round-trips.
+  EXPECT_EQ(fromPlan(&ctx, toPlan(vk0)), vk0);
+  EXPECT_EQ(toPlan(cuda1), ::fuel::plan::Device::cuda(1));
+}
+
+TEST_F(FuelAttrsTest, DeviceRejectsBadInput) {
+  auto emitLambda = [&] { return emitError(UnknownLoc::get(&ctx)); };
+  function_ref<InFlightDiagnostic()> emit = emitLambda;
+  ScopedDiagnosticHandler silence(&ctx, [](Diagnostic &) { return success(); });
+  EXPECT_FALSE(DeviceAttr::getChecked(emit, &ctx, DeviceKind::cuda, int64_t(-1)));
+  EXPECT_FALSE(DeviceAttr::getChecked(emit, &ctx, DeviceKind::cpu, int64_t(1)));
+  EXPECT_FALSE(parse("#fuel.device<cpu:0>"));
+  EXPECT_FALSE(parse("#fuel.device<tpu:0>"));
+  EXPECT_FALSE(parse("#fuel.device<cuda>"));
+}
+
+TEST_F(FuelAttrsTest, PlacementInterface) {
+  DeviceAttr cpu = DeviceAttr::getHost(&ctx);
+  DeviceAttr cuda0 = DeviceAttr::get(&ctx, DeviceKind::cuda, 0);
+  auto placement = dyn_cast<PlacementAttrInterface>(cuda0);
+  ASSERT_TRUE(placement);
+  EXPECT_EQ(placement.getSingleDevice(), cuda0);
+  EXPECT_TRUE(placement.admits(cuda0));
+  EXPECT_FALSE(placement.admits(cpu));
+  // Other attributes do not implement it.
+  EXPECT_FALSE(isa<PlacementAttrInterface>(CostAttr::get(&ctx, 1, 2, 3)));
+}
+
+TEST_F(FuelAttrsTest, CostAndPrecision) {
+  CostAttr cost = CostAttr::get(&ctx, 16, 32, 5);
+  EXPECT_EQ(cost.getFlops(), 16);
+  EXPECT_EQ(cost.getOverheadNs(), 5);
+  EXPECT_EQ(parse("#fuel.cost<flops = 16, bytes = 32, overhead_ns = 5>"),
+            cost);
+  EXPECT_FALSE(parse("#fuel.cost<flops = -1, bytes = 32, overhead_ns = 5>"));
+
+  PrecisionAttr ref = PrecisionAttr::getReference(&ctx);
+  EXPECT_EQ(ref.getPresetName(), "reference");
+  EXPECT_EQ(print(ref), "#fuel.precision<reference>");
+  EXPECT_EQ(parse("#fuel.precision<bit_stable, ulp = 0, rel = 0.0, abs = 0.0>"),
+            ref);
+  EXPECT_EQ(PrecisionAttr::getDeterministic(&ctx).getPresetName(),
+            "deterministic");
+  EXPECT_EQ(PrecisionAttr::getUnaudited(&ctx).getPresetName(), "unaudited");
+  auto custom = cast<PrecisionAttr>(
+      parse("#fuel.precision<ulp = 1, rel = 1.0e-5, note = \"n\">"));
+  EXPECT_FALSE(custom.getBitStable());
+  EXPECT_EQ(custom.getMaxUlp(), uint64_t(1));
+  EXPECT_EQ(custom.getMaxRelativeValue(), 1.0e-5);
+  EXPECT_EQ(custom.getMaxAbsoluteValue(), std::nullopt);
+  EXPECT_EQ(custom.getNote(), "n");
+  EXPECT_EQ(custom.getPresetName(), "");
+  EXPECT_FALSE(parse("#fuel.precision<rel = -1.0>"));
+  EXPECT_FALSE(parse("#fuel.precision<ulp = -1>"));
+}
+
+TEST_F(FuelAttrsTest, DecisionAndCoupling) {
+  DeviceAttr cpu = DeviceAttr::getHost(&ctx);
+  Builder b(&ctx);
+  DecisionAttr decision =
+      DecisionAttr::get(&ctx, OpKind::matmul, b.getF32Type(), 0x0f0608, cpu);
+  EXPECT_EQ(print(decision), "#fuel.decision<op = matmul, dtype = f32, "
+                             "size_class = 0x0f0608, device = cpu>");
+  EXPECT_EQ(parse(print(decision)), decision);
+
+  CouplingAttr byBackend = CouplingAttr::get(
+      &ctx, cpu, 3, DeviceKindAttr::get(&ctx, DeviceKind::cuda), -500);
+  EXPECT_EQ(byBackend.getConditionBackend(), DeviceKind::cuda);
+  EXPECT_FALSE(byBackend.getConditionDevice());
+  EXPECT_EQ(parse(print(byBackend)), byBackend);
+  CouplingAttr byDevice = CouplingAttr::get(&ctx, nullptr, 4, cpu, 7);
+  EXPECT_EQ(byDevice.getConditionDevice(), cpu);
+  EXPECT_EQ(byDevice.getConditionBackend(), std::nullopt);
+  EXPECT_EQ(parse(print(byDevice)), byDevice);
+}
+
+TEST_F(FuelAttrsTest, CandidateAndAlternatives) {
+  DeviceAttr cpu = DeviceAttr::getHost(&ctx);
+  DeviceAttr cuda0 = DeviceAttr::get(&ctx, DeviceKind::cuda, 0);
+  CandidateAttr a = makeCandidate("cpu.generated.matmul_f32", cpu, 900);
+  CandidateAttr b = makeCandidate("cuda.generated.matmul_f32", cuda0, 100);
+  EXPECT_EQ(makeCandidate("cpu.generated.matmul_f32", cpu, 900), a);
+  EXPECT_EQ(parse(print(a)), a);
+  EXPECT_EQ(a.getKernelId(), "cpu.generated.matmul_f32");
+  EXPECT_EQ(a.getBackend(), DeviceKind::cpu);
+  EXPECT_EQ(a.getTimeNs(), 900);
+
+  Builder builder(&ctx);
+  DecisionAttr decision = DecisionAttr::get(
+      &ctx, OpKind::matmul, builder.getF32Type(), 0x0f0608, cpu);
+  AlternativeSetAttr set = AlternativeSetAttr::get(&ctx, decision, {b, a});
+  EXPECT_EQ(set.getWinner(), b);
+  EXPECT_EQ(set.getCandidates().size(), 2u);
+  EXPECT_EQ(parse(print(set)), set);
+
+  // Backend must match the device kind; duplicates are rejected.
+  auto emitLambda = [&] { return emitError(UnknownLoc::get(&ctx)); };
+  function_ref<InFlightDiagnostic()> emit = emitLambda;
+  ScopedDiagnosticHandler silence(&ctx, [](Diagnostic &) { return success(); });
+  EXPECT_FALSE(CandidateAttr::getChecked(
+      emit, &ctx, StringRef("k"), StringRef("generated"), DeviceKind::cuda,
+      cpu, ArrayAttr::get(&ctx, {}), PrecisionAttr::getUnaudited(&ctx),
+      CostAttr::get(&ctx, 0, 0, 0), int64_t(1), TimeSource::static_,
+      int64_t(0), int64_t(0), int64_t(0), DictionaryAttr::get(&ctx),
+      ArrayAttr::get(&ctx, {}), uint64_t(0), int64_t(0), false));
+  EXPECT_FALSE(AlternativeSetAttr::getChecked(emit, &ctx, decision, {a, a}));
+  EXPECT_FALSE(AlternativeSetAttr::getChecked(emit, &ctx, decision, {}));
+}
+
+TEST_F(FuelAttrsTest, TopologyConversionAndHash) {
+  ::fuel::plan::Topology topology;
+  ::fuel::plan::DeviceInfo host;
+  host.device = ::fuel::plan::Device::cpu();
+  host.cpuType = true;
+  host.name = "host";
+  host.peakFlopsPerNs["f32"] = 32.0;
+  host.bytesPerNs = 20.0;
+  host.dispatchOverheadNs = 1000;
+  host.memoryBytes = 1 << 30;
+  ::fuel::plan::DeviceInfo gpu;
+  gpu.device = ::fuel::plan::Device::cuda(0);
+  gpu.peakFlopsPerNs["f32"] = 50000.0;
+  gpu.alignment = 256;
+  topology.devices = {gpu, host};
+  topology.links.push_back({::fuel::plan::Device::cpu(),
+                            ::fuel::plan::Device::cuda(0), 25'000'000'000,
+                            10'000, ::fuel::plan::PathClass::DeviceCopy});
+
+  TopologyAttr attr = TopologyAttr::fromPlan(&ctx, topology);
+  EXPECT_EQ(attr.getHash(), topology.contentHash());
+  // Devices are canonicalised into device order.
+  ASSERT_EQ(attr.getDevices().size(), 2u);
+  EXPECT_TRUE(attr.getDevices()[0].getDevice().isHost());
+  EXPECT_EQ(attr.lookup(DeviceAttr::get(&ctx, DeviceKind::cuda, 0))
+                .getAlignment(),
+            256);
+  EXPECT_FALSE(attr.lookup(DeviceAttr::get(&ctx, DeviceKind::cuda, 1)));
+
+  ::fuel::plan::Topology back = attr.toPlan();
+  topology.canonicalize();
+  ASSERT_EQ(back.devices.size(), topology.devices.size());
+  for (size_t i = 0; i < back.devices.size(); ++i) {
+    EXPECT_EQ(back.devices[i].device, topology.devices[i].device);
+    EXPECT_EQ(back.devices[i].name, topology.devices[i].name);
+    EXPECT_EQ(back.devices[i].peakFlopsPerNs,
+              topology.devices[i].peakFlopsPerNs);
+    EXPECT_EQ(back.devices[i].bytesPerNs, topology.devices[i].bytesPerNs);
+    EXPECT_EQ(back.devices[i].alignment, topology.devices[i].alignment);
+  }
+  EXPECT_EQ(back.contentHash(), attr.getHash());
+  // Text round trip keeps the attribute identical.
+  EXPECT_EQ(parse(print(attr)), attr);
+}
+
+} // namespace
