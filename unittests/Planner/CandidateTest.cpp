@@ -159,6 +159,18 @@ TEST(CandidateTest, RankIsStableForEqualCandidates) {
             (std::vector<unsigned>{0, 1, 2, 3, 4, 5}));
 }
 
+TEST(CandidateTest, ApplyOrderFollowsCycles) {
+  std::vector<Candidate> c;
+  for (int i = 0; i < 6; ++i)
+    c.push_back(makeCandidate("k" + std::to_string(i), Device::cpu(), i));
+  // Two cycles (0 2 4) and (1 5), one fixed point (3).
+  applyOrder(c, {2, 5, 4, 3, 0, 1});
+  std::vector<std::string> got;
+  for (const Candidate &x : c)
+    got.push_back(x.kernelId);
+  EXPECT_EQ(got, (Ids{"k2", "k5", "k4", "k3", "k0", "k1"}));
+}
+
 TEST(CandidateTest, FieldsAndHelpers) {
   Candidate c = makeCandidate("cpu.openblas.matmul_f32", Device::cuda(2), 1);
   EXPECT_EQ(c.backend(), DeviceKind::Cuda);
