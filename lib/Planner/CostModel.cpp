@@ -92,4 +92,12 @@ std::string describePriors(const DeviceInfo &info, llvm::StringRef dtype,
   return out;
 }
 
+Footprint footprint(Device device, uint64_t operandBytes, uint64_t resultBytes,
+                    uint64_t workspaceBytes) {
+  uint64_t total = satAddU(satAddU(operandBytes, resultBytes), workspaceBytes);
+  Footprint f;
+  (device.isHost() ? f.hostBytes : f.deviceBytes) = total;
+  return f;
+}
+
 } // namespace fuel::plan

@@ -175,4 +175,14 @@ TEST(CostModelTest, CeilOfTheDoubleQuotient) {
   EXPECT_EQ(kernelTime(info, "f32", {7, 0}, {0.1, 1, 0}).timeNs, 7);
 }
 
+TEST(CostModelTest, FootprintTier) {
+  Footprint host = footprint(Device::cpu(), 100, 20, 3);
+  EXPECT_EQ(host.hostBytes, 123u);
+  EXPECT_EQ(host.deviceBytes, 0u);
+  Footprint dev = footprint(Device::vulkan(0), 100, 20, 3);
+  EXPECT_EQ(dev.hostBytes, 0u);
+  EXPECT_EQ(dev.deviceBytes, 123u);
+  EXPECT_EQ(footprint(Device::cuda(0), kMaxU, 1, 1).deviceBytes, kMaxU);
+}
+
 } // namespace

@@ -98,9 +98,13 @@ struct FilterStep {
     /// The filter's condition did not hold (e.g. all operands contiguous).
     Inactive,
   };
+  /// Which filter (one of the k*Filter names).
   llvm::StringLiteral filter = kPrecisionFloorFilter;
+  /// The device whose candidates it saw.
   Device device;
+  /// What it did.
   Action action = Action::Applied;
+  /// Candidates on the device before and after the filter.
   unsigned before = 0;
   unsigned after = 0;
 

@@ -92,6 +92,18 @@ KernelTime kernelTime(const DeviceInfo &info, llvm::StringRef dtype,
 std::string describePriors(const DeviceInfo &info, llvm::StringRef dtype,
                            const KernelTime &t);
 
+/// A candidate's memory footprint per tier (SEMANTICS §3).
+struct Footprint {
+  uint64_t hostBytes = 0;
+  uint64_t deviceBytes = 0;
+};
+
+/// Footprint = operand bytes + result bytes + the variant's workspace, all in
+/// the tier of `device`: the host tier for `cpu`, the device tier otherwise
+/// (a CPU-type Vulkan device still has its own tier). Sums saturate.
+Footprint footprint(Device device, uint64_t operandBytes, uint64_t resultBytes,
+                    uint64_t workspaceBytes);
+
 } // namespace fuel::plan
 
 #endif // FUEL_PLANNER_COSTMODEL_H

@@ -38,8 +38,10 @@ public:
     InvalidOption,
   };
 
+  /// The ErrorInfo class identity.
   static char ID;
 
+  /// An error of `kind` with a complete message; prefer the factories.
   PlanError(Kind kind, std::string message)
       : kind(kind), msg(std::move(message)) {}
 
@@ -55,6 +57,7 @@ public:
   /// Builds an error of any other kind.
   static llvm::Error make(Kind kind, std::string message);
 
+  /// Which rule failed.
   Kind getKind() const { return kind; }
   /// The complete message.
   std::string message() const override { return msg; }
@@ -74,7 +77,9 @@ public:
   /// FilterRejected: how many candidates the filter rejected.
   uint64_t count() const { return rejected; }
 
+  /// Prints the message (llvm::toString and friends use this).
   void log(llvm::raw_ostream &os) const override;
+  /// Always llvm::inconvertibleErrorCode(): a PlanError is not an errno.
   std::error_code convertToErrorCode() const override;
 
 private:
