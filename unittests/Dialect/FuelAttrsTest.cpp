@@ -25,7 +25,8 @@ protected:
 
   /// Parses `text` as an attribute; null on failure (diagnostics muted).
   Attribute parse(StringRef text) {
-    ScopedDiagnosticHandler silence(&ctx, [](Diagnostic &) { return success(); });
+    ScopedDiagnosticHandler silence(&ctx,
+                                    [](Diagnostic &) { return success(); });
     return parseAttribute(text, &ctx);
   }
 
@@ -40,8 +41,8 @@ protected:
     return CandidateAttr::get(
         &ctx, id, "generated", device.getKind(), device,
         ArrayAttr::get(&ctx, {}), PrecisionAttr::getDeterministic(&ctx),
-        CostAttr::get(&ctx, 100, 200, 5), time, TimeSource::static_, 64, 0,
-        0, DictionaryAttr::get(&ctx), ArrayAttr::get(&ctx, {}), 0, 0, false);
+        CostAttr::get(&ctx, 100, 200, 5), time, TimeSource::static_, 64, 0, 0,
+        DictionaryAttr::get(&ctx), ArrayAttr::get(&ctx, {}), 0, 0, false);
   }
 
   MLIRContext ctx;
@@ -73,7 +74,8 @@ TEST_F(FuelAttrsTest, DeviceRejectsBadInput) {
   auto emitLambda = [&] { return emitError(UnknownLoc::get(&ctx)); };
   function_ref<InFlightDiagnostic()> emit = emitLambda;
   ScopedDiagnosticHandler silence(&ctx, [](Diagnostic &) { return success(); });
-  EXPECT_FALSE(DeviceAttr::getChecked(emit, &ctx, DeviceKind::cuda, int64_t(-1)));
+  EXPECT_FALSE(
+      DeviceAttr::getChecked(emit, &ctx, DeviceKind::cuda, int64_t(-1)));
   EXPECT_FALSE(DeviceAttr::getChecked(emit, &ctx, DeviceKind::cpu, int64_t(1)));
   EXPECT_FALSE(parse("#fuel.device<cpu:0>"));
   EXPECT_FALSE(parse("#fuel.device<tpu:0>"));
@@ -96,8 +98,7 @@ TEST_F(FuelAttrsTest, CostAndPrecision) {
   CostAttr cost = CostAttr::get(&ctx, 16, 32, 5);
   EXPECT_EQ(cost.getFlops(), 16);
   EXPECT_EQ(cost.getOverheadNs(), 5);
-  EXPECT_EQ(parse("#fuel.cost<flops = 16, bytes = 32, overhead_ns = 5>"),
-            cost);
+  EXPECT_EQ(parse("#fuel.cost<flops = 16, bytes = 32, overhead_ns = 5>"), cost);
   EXPECT_FALSE(parse("#fuel.cost<flops = -1, bytes = 32, overhead_ns = 5>"));
 
   PrecisionAttr ref = PrecisionAttr::getReference(&ctx);
@@ -164,10 +165,10 @@ TEST_F(FuelAttrsTest, CandidateAndAlternatives) {
   function_ref<InFlightDiagnostic()> emit = emitLambda;
   ScopedDiagnosticHandler silence(&ctx, [](Diagnostic &) { return success(); });
   EXPECT_FALSE(CandidateAttr::getChecked(
-      emit, &ctx, StringRef("k"), StringRef("generated"), DeviceKind::cuda,
-      cpu, ArrayAttr::get(&ctx, {}), PrecisionAttr::getUnaudited(&ctx),
-      CostAttr::get(&ctx, 0, 0, 0), int64_t(1), TimeSource::static_,
-      int64_t(0), int64_t(0), int64_t(0), DictionaryAttr::get(&ctx),
+      emit, &ctx, StringRef("k"), StringRef("generated"), DeviceKind::cuda, cpu,
+      ArrayAttr::get(&ctx, {}), PrecisionAttr::getUnaudited(&ctx),
+      CostAttr::get(&ctx, 0, 0, 0), int64_t(1), TimeSource::static_, int64_t(0),
+      int64_t(0), int64_t(0), DictionaryAttr::get(&ctx),
       ArrayAttr::get(&ctx, {}), uint64_t(0), int64_t(0), false));
   EXPECT_FALSE(AlternativeSetAttr::getChecked(emit, &ctx, decision, {a, a}));
   EXPECT_FALSE(AlternativeSetAttr::getChecked(emit, &ctx, decision, {}));
@@ -197,9 +198,9 @@ TEST_F(FuelAttrsTest, TopologyConversionAndHash) {
   // Devices are canonicalised into device order.
   ASSERT_EQ(attr.getDevices().size(), 2u);
   EXPECT_TRUE(attr.getDevices()[0].getDevice().isHost());
-  EXPECT_EQ(attr.lookup(DeviceAttr::get(&ctx, DeviceKind::cuda, 0))
-                .getAlignment(),
-            256);
+  EXPECT_EQ(
+      attr.lookup(DeviceAttr::get(&ctx, DeviceKind::cuda, 0)).getAlignment(),
+      256);
   EXPECT_FALSE(attr.lookup(DeviceAttr::get(&ctx, DeviceKind::cuda, 1)));
 
   ::fuel::plan::Topology back = attr.toPlan();

@@ -41,8 +41,8 @@ protected:
     b.setInsertionPointToEnd(entry);
     Value v = entry->getArgument(0);
     for (int64_t i = 0; i < n; ++i) {
-      auto node = NodeOp::create(b, loc, TypeRange{type}, ValueRange{v},
-                                 ids(i), OpKind::elementwise);
+      auto node = NodeOp::create(b, loc, TypeRange{type}, ValueRange{v}, ids(i),
+                                 OpKind::elementwise);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToEnd(&node.getBodyBlock());
       Value arg = node.getBodyBlock().getArgument(0);
@@ -110,8 +110,8 @@ TEST_F(FuelOpsTest, CopyBetweenDevices) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   b.setInsertionPointToEnd(module->getBody());
   auto type = RankedTensorType::get({4}, b.getF32Type());
-  auto fn = func::FuncOp::create(b, loc, "copy",
-                                 b.getFunctionType({type}, {type}));
+  auto fn =
+      func::FuncOp::create(b, loc, "copy", b.getFunctionType({type}, {type}));
   Block *entry = fn.addEntryBlock();
   b.setInsertionPointToEnd(entry);
   DeviceAttr cpu = DeviceAttr::getHost(&ctx);

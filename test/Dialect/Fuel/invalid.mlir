@@ -372,3 +372,104 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %c : tensor<4xf32>
 }
+
+// -----
+
+// expected-error @+1 {{device ordinal 5000000000 is too large}}
+func.func @f() attributes {d = #fuel.device<cuda:5000000000>} { return }
+
+// -----
+
+// expected-error @+1 {{candidate 'k' coupling entries must be #fuel.coupling}}
+func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", device = cpu, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1 static, coupling = [5]>} { return }
+
+// -----
+
+// expected-error @+1 {{unknown precision preset 'exact'; expected 'reference', 'deterministic', 'unaudited' or <...>}}
+func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", device = cpu, precision = exact, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1 static>} { return }
+
+// -----
+
+// expected-error @+1 {{peak figure 'f32' of device 'cpu' must be a float (flop/ns)}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu, peak = {f32 = 1 : i64}>]>} {}
+
+// -----
+
+// expected-error @+1 {{device 'cpu' needs a non-negative memory size and a positive alignment}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu, memory = -1>]>} {}
+
+// -----
+
+// expected-error @+1 {{invalid topology: duplicate link 'cpu' -> 'cuda:0'}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0>], links = [<cpu -> cuda:0, bandwidth = 1, latency_ns = 1, class = peer>, <cpu -> cuda:0, bandwidth = 2, latency_ns = 1, class = peer>]>} {}
+
+// -----
+
+// expected-error @+1 {{invalid topology: link 'cpu' -> 'cuda:0' has a negative latency}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0>], links = [<cpu -> cuda:0, bandwidth = 1, latency_ns = -1, class = peer>]>} {}
+
+// -----
+
+// expected-error @+1 {{invalid topology: device 'cuda:0' has a negative dispatch overhead}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0, dispatch_ns = -5>]>} {}
+
+// -----
+
+// expected-error @+1 {{invalid topology: device 'cpu' has an invalid bandwidth (expected a finite, non-negative B/ns figure)}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu, bytes_per_ns = -1.0>]>} {}
+
+// -----
+
+// expected-error @+1 {{link is missing field 'class'}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0>], links = [<cpu -> cuda:0, bandwidth = 1, latency_ns = 1>]>} {}
+
+// -----
+
+// expected-error @+1 {{topology is missing field 'devices'}}
+module attributes {fuel.topology = #fuel.topology<links = []>} {}
+
+// -----
+
+// expected-error @+1 {{'fuel.topology' must be a #fuel.topology, got "machine.json"}}
+module attributes {fuel.topology = "machine.json"} {}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'fuel.coupling' must be a list of #fuel.coupling}}
+  %0 = arith.negf %a {fuel.coupling = #fuel.coupling<on = cpu, node = 1, device = cpu, delta_ns = 5>} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'fuel.node' op coupling entry #0 needs 'on = <device>': the device of this node it applies to}}
+  %0 = fuel.node 0 elementwise (%a) : (tensor<4xf32>) -> tensor<4xf32> coupling [#fuel.coupling<node = 1, device = cpu, delta_ns = 5>] {
+  ^bb0(%b: tensor<4xf32>):
+    fuel.yield %b : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{expected a placement (a device such as 'cpu' or 'cuda:0'), got #fuel.cost<flops = 1, bytes = 1, overhead_ns = 1>}}
+  %0 = fuel.node 0 elementwise (%a) : (tensor<4xf32>) -> tensor<4xf32> on #fuel.cost<flops = 1, bytes = 1, overhead_ns = 1> {
+  ^bb0(%b: tensor<4xf32>):
+    fuel.yield %b : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'fuel.node' op body must end in 'fuel.yield'}}
+  %0 = fuel.node 0 elementwise (%a) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%b: tensor<4xf32>):
+    func.return %b : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}

@@ -190,9 +190,8 @@ FailureOr<DeviceAttr> DeviceAttr::parseBare(AsmParser &parser) {
     return failure();
   std::optional<DeviceKind> kind = symbolizeDeviceKind(kindName);
   if (!kind)
-    return parser.emitError(loc)
-           << "unknown device kind '" << kindName
-           << "'; expected 'cpu', 'cuda:N' or 'vulkan:N'";
+    return parser.emitError(loc) << "unknown device kind '" << kindName
+                                 << "'; expected 'cpu', 'cuda:N' or 'vulkan:N'";
   if (*kind == DeviceKind::cpu) {
     if (succeeded(parser.parseOptionalColon()))
       return parser.emitError(loc)
@@ -207,9 +206,8 @@ FailureOr<DeviceAttr> DeviceAttr::parseBare(AsmParser &parser) {
   int64_t ordinal = 0;
   if (parser.parseInteger(ordinal))
     return failure();
-  return DeviceAttr::getChecked(
-      [&] { return parser.emitError(ordinalLoc); }, parser.getContext(), *kind,
-      ordinal);
+  return DeviceAttr::getChecked([&] { return parser.emitError(ordinalLoc); },
+                                parser.getContext(), *kind, ordinal);
 }
 
 Attribute DeviceAttr::parse(AsmParser &parser, Type) {
@@ -286,8 +284,7 @@ StringRef PrecisionAttr::getPresetName() const {
     return "unaudited";
   if (getBitStable() && !getMaxUlp() && !rel && !abs)
     return "deterministic";
-  if (getBitStable() && getMaxUlp() == uint64_t(0) && rel == 0.0 &&
-      abs == 0.0)
+  if (getBitStable() && getMaxUlp() == uint64_t(0) && rel == 0.0 && abs == 0.0)
     return "reference";
   return "";
 }
@@ -297,8 +294,9 @@ PrecisionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       bool bitStable, std::optional<uint64_t> maxUlp,
                       FloatAttr maxRelative, FloatAttr maxAbsolute,
                       StringRef note) {
-  for (auto [name, bound] : {std::pair<StringRef, FloatAttr>{"rel", maxRelative},
-                             {"abs", maxAbsolute}}) {
+  for (auto [name, bound] :
+       {std::pair<StringRef, FloatAttr>{"rel", maxRelative},
+        {"abs", maxAbsolute}}) {
     if (!bound)
       continue;
     double v = bound.getValueAsDouble();
@@ -328,9 +326,8 @@ static FailureOr<PrecisionAttr> parsePrecisionBody(AsmParser &parser) {
     if (parser.parseEqual() || parser.parseFloat(v))
       return failure();
     if (v < 0)
-      return parser.emitError(valueLoc)
-             << "precision bound '" << key << "' must be non-negative, got "
-             << v;
+      return parser.emitError(valueLoc) << "precision bound '" << key
+                                        << "' must be non-negative, got " << v;
     out = getF64(ctx, v);
     return success();
   };
@@ -341,8 +338,7 @@ static FailureOr<PrecisionAttr> parsePrecisionBody(AsmParser &parser) {
             key == "unaudited") {
           if (!wasFirst)
             return parser.emitError(parser.getCurrentLocation())
-                   << "precision preset '" << key
-                   << "' must come first";
+                   << "precision preset '" << key << "' must come first";
           if (key == "reference") {
             bitStable = true;
             ulp = 0;
@@ -375,9 +371,9 @@ static FailureOr<PrecisionAttr> parsePrecisionBody(AsmParser &parser) {
         return failure(parser.parseEqual() || parser.parseString(&note));
       }))
     return failure();
-  PrecisionAttr attr = PrecisionAttr::getChecked(
-      [&] { return parser.emitError(loc); }, ctx, bitStable, ulp, rel, abs,
-      note);
+  PrecisionAttr attr =
+      PrecisionAttr::getChecked([&] { return parser.emitError(loc); }, ctx,
+                                bitStable, ulp, rel, abs, note);
   if (!attr)
     return failure();
   return attr;
@@ -513,8 +509,7 @@ Attribute DecisionAttr::parse(AsmParser &parser, Type) {
       parser.parseGreater() ||
       fields.require(loc, {"op", "dtype", "size_class", "device"}))
     return {};
-  return DecisionAttr::get(parser.getContext(), kind, dtype, sizeClass,
-                           device);
+  return DecisionAttr::get(parser.getContext(), kind, dtype, sizeClass, device);
 }
 
 void DecisionAttr::print(AsmPrinter &printer) const {
@@ -535,8 +530,7 @@ LogicalResult CouplingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    DeviceAttr on, int64_t node,
                                    Attribute condition, int64_t deltaNs) {
   if (node < 0)
-    return emitError() << "coupling node id must be non-negative, got "
-                       << node;
+    return emitError() << "coupling node id must be non-negative, got " << node;
   if (!isa_and_nonnull<DeviceAttr, DeviceKindAttr>(condition))
     return emitError() << "coupling condition must be a device or a backend";
   return success();
@@ -640,15 +634,13 @@ LogicalResult CandidateAttr::verify(
                        << "' is missing a required field";
   if (backend != device.getKind())
     return emitError() << "candidate '" << kernelId << "' has backend '"
-                       << stringifyDeviceKind(backend)
-                       << "' but its device '" << device.str()
-                       << "' is of kind '"
+                       << stringifyDeviceKind(backend) << "' but its device '"
+                       << device.str() << "' is of kind '"
                        << stringifyDeviceKind(device.getKind()) << "'";
-  for (auto [name, value] :
-       {std::pair<StringRef, int64_t>{"time_ns", timeNs},
-        {"host_bytes", hostBytes},
-        {"device_bytes", deviceBytes},
-        {"transfer_ns", transferNs}})
+  for (auto [name, value] : {std::pair<StringRef, int64_t>{"time_ns", timeNs},
+                             {"host_bytes", hostBytes},
+                             {"device_bytes", deviceBytes},
+                             {"transfer_ns", transferNs}})
     if (value < 0)
       return emitError() << "candidate '" << kernelId << "' field '" << name
                          << "' must be non-negative, got " << value;
@@ -686,11 +678,11 @@ Attribute CandidateAttr::parse(AsmParser &parser, Type) {
   uint64_t revision = 0;
   bool fallback = false;
 
-  FieldListParser fields(
-      parser, "candidate",
-      {"source", "backend", "device", "caps", "revision", "priority",
-       "precision", "cost", "time_ns", "host_bytes", "device_bytes",
-       "transfer_ns", "params", "coupling", "fallback"});
+  FieldListParser fields(parser, "candidate",
+                         {"source", "backend", "device", "caps", "revision",
+                          "priority", "precision", "cost", "time_ns",
+                          "host_bytes", "device_bytes", "transfer_ns", "params",
+                          "coupling", "fallback"});
   auto parseField = [&](StringRef key) -> ParseResult {
     if (key == "fallback") {
       fallback = true;
@@ -759,9 +751,8 @@ Attribute CandidateAttr::parse(AsmParser &parser, Type) {
         return failure();
       std::optional<TimeSource> ts = symbolizeTimeSource(src);
       if (!ts)
-        return parser.emitError(srcLoc)
-               << "unknown time source '" << src
-               << "'; expected 'static' or 'measured'";
+        return parser.emitError(srcLoc) << "unknown time source '" << src
+                                        << "'; expected 'static' or 'measured'";
       timeSource = *ts;
       return success();
     }
@@ -842,8 +833,7 @@ AlternativeSetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (!candidate)
       return emitError() << "alternative #" << index << " is null";
     DeviceAttr device = candidate.getDevice();
-    if (!seen
-             .insert({candidate.getKernelId(), uint32_t(device.getKind()),
+    if (!seen.insert({candidate.getKernelId(), uint32_t(device.getKind()),
                       device.getOrdinal()})
              .second)
       return emitError() << "alternative #" << index << " repeats kernel '"
@@ -862,15 +852,14 @@ Attribute AlternativeSetAttr::parse(AsmParser &parser, Type) {
   auto decision =
       llvm::dyn_cast_or_null<DecisionAttr>(DecisionAttr::parse(parser, {}));
   if (!decision || parser.parseComma() ||
-      parser.parseCommaSeparatedList(
-          AsmParser::Delimiter::Square,
-          [&]() -> ParseResult {
-            CandidateAttr candidate;
-            if (parser.parseAttribute(candidate))
-              return failure();
-            candidates.push_back(candidate);
-            return success();
-          }) ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     [&]() -> ParseResult {
+                                       CandidateAttr candidate;
+                                       if (parser.parseAttribute(candidate))
+                                         return failure();
+                                       candidates.push_back(candidate);
+                                       return success();
+                                     }) ||
       parser.parseGreater())
     return {};
   return AlternativeSetAttr::getChecked([&] { return parser.emitError(loc); },
@@ -964,8 +953,7 @@ Attribute LinkAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   int64_t bandwidth = 0, latency = 0;
   PathClass pathClass = PathClass::device_copy;
-  FieldListParser fields(parser, "link",
-                         {"bandwidth", "latency_ns", "class"});
+  FieldListParser fields(parser, "link", {"bandwidth", "latency_ns", "class"});
   if (parser.parseLess())
     return {};
   FailureOr<DeviceAttr> from = DeviceAttr::parseBare(parser);
@@ -1019,9 +1007,9 @@ buildPlanTopology(ArrayRef<DeviceInfoAttr> devices, ArrayRef<LinkAttr> links,
   ::fuel::plan::Topology topology;
   for (DeviceInfoAttr info : devices) {
     if (!info || !info.getDevice() || !info.getPeak())
-      return emitError ? (emitError() << "topology device is incomplete",
-                          failure())
-                       : failure();
+      return emitError
+                 ? (emitError() << "topology device is incomplete", failure())
+                 : failure();
     ::fuel::plan::DeviceInfo d;
     d.device = toPlan(info.getDevice());
     d.name = info.getName().str();
@@ -1053,9 +1041,9 @@ buildPlanTopology(ArrayRef<DeviceInfoAttr> devices, ArrayRef<LinkAttr> links,
   }
   for (LinkAttr link : links) {
     if (!link || !link.getFrom() || !link.getTo())
-      return emitError ? (emitError() << "topology link is incomplete",
-                          failure())
-                       : failure();
+      return emitError
+                 ? (emitError() << "topology link is incomplete", failure())
+                 : failure();
     ::fuel::plan::Link l;
     l.from = toPlan(link.getFrom());
     l.to = toPlan(link.getTo());
@@ -1124,10 +1112,9 @@ TopologyAttr TopologyAttr::fromPlan(MLIRContext *ctx,
       pathClass = PathClass::peer;
     else if (l.pathClass == ::fuel::plan::PathClass::SharedMemory)
       pathClass = PathClass::shared_memory;
-    links.push_back(LinkAttr::get(ctx, mlir::fuel::fromPlan(ctx, l.from),
-                                  mlir::fuel::fromPlan(ctx, l.to),
-                                  l.bandwidthBytesPerSec, l.latencyNs,
-                                  pathClass));
+    links.push_back(LinkAttr::get(
+        ctx, mlir::fuel::fromPlan(ctx, l.from), mlir::fuel::fromPlan(ctx, l.to),
+        l.bandwidthBytesPerSec, l.latencyNs, pathClass));
   }
   return get(ctx, devices, links, topology.contentHash());
 }

@@ -75,15 +75,15 @@ LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,
     return verifyDeviceAnnotation(op, name, value);
   if (name == kDestructiveAttrName) {
     if (!isa<UnitAttr>(value))
-      return op->emitError() << "'" << name << "' is a unit attribute, got "
-                             << value;
+      return op->emitError()
+             << "'" << name << "' is a unit attribute, got " << value;
     return success();
   }
   if (name == kCouplingAttrName) {
     auto list = dyn_cast<ArrayAttr>(value);
     if (!list)
-      return op->emitError() << "'" << name
-                             << "' must be a list of #fuel.coupling";
+      return op->emitError()
+             << "'" << name << "' must be a list of #fuel.coupling";
     for (auto [index, entry] : llvm::enumerate(list)) {
       auto coupling = dyn_cast<CouplingAttr>(entry);
       if (!coupling)
@@ -99,11 +99,10 @@ LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kTopologyAttrName) {
     if (!isa<TopologyAttr>(value))
-      return op->emitError() << "'" << name
-                             << "' must be a #fuel.topology, got " << value;
+      return op->emitError()
+             << "'" << name << "' must be a #fuel.topology, got " << value;
     if (!isa<ModuleOp>(op))
-      return op->emitError() << "'" << name
-                             << "' belongs on a builtin.module";
+      return op->emitError() << "'" << name << "' belongs on a builtin.module";
     return success();
   }
   if (name == kResidencyAttrName)
@@ -126,9 +125,8 @@ static LogicalResult verifyValueAttribute(Operation *op, StringRef kind,
                               "or #fuel.device<cuda:0>, got "
                            << attribute.getValue();
   }
-  return op->emitError() << "'" << name << "' is not valid on " << kind
-                         << " #" << index
-                         << "; only 'fuel.residency' is allowed there";
+  return op->emitError() << "'" << name << "' is not valid on " << kind << " #"
+                         << index << "; only 'fuel.residency' is allowed there";
 }
 
 LogicalResult FuelDialect::verifyRegionArgAttribute(Operation *op, unsigned,
@@ -137,9 +135,7 @@ LogicalResult FuelDialect::verifyRegionArgAttribute(Operation *op, unsigned,
   return verifyValueAttribute(op, "argument", argIndex, attribute);
 }
 
-LogicalResult
-FuelDialect::verifyRegionResultAttribute(Operation *op, unsigned,
-                                         unsigned resultIndex,
-                                         NamedAttribute attribute) {
+LogicalResult FuelDialect::verifyRegionResultAttribute(
+    Operation *op, unsigned, unsigned resultIndex, NamedAttribute attribute) {
   return verifyValueAttribute(op, "result", resultIndex, attribute);
 }

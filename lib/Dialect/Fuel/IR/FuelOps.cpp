@@ -269,8 +269,8 @@ LogicalResult NodeOp::verify() {
                            << arg.getType() << " but operand #" << index
                            << " has type " << input.getType();
   }
-  auto yield = dyn_cast_or_null<YieldOp>(
-      block.empty() ? nullptr : &block.back());
+  auto yield =
+      dyn_cast_or_null<YieldOp>(block.empty() ? nullptr : &block.back());
   if (!yield)
     return emitOpError() << "body must end in 'fuel.yield'";
   if (yield.getNumOperands() != getNumResults())
@@ -282,12 +282,14 @@ LogicalResult NodeOp::verify() {
     auto [yielded, declared] = pair;
     if (yielded != declared)
       return emitOpError() << "body yields " << yielded << " as value #"
-                           << index << " but result #" << index
-                           << " has type " << declared;
+                           << index << " but result #" << index << " has type "
+                           << declared;
   }
   if (PlacementAttrInterface pin = getPinAttr()) {
     PlacementAttrInterface placement = getPlacementAttr();
-    auto placed = placement ? dyn_cast_or_null<DeviceAttr>(placement.getSingleDevice()) : DeviceAttr();
+    auto placed =
+        placement ? dyn_cast_or_null<DeviceAttr>(placement.getSingleDevice())
+                  : DeviceAttr();
     if (placed && !pin.admits(placed))
       return emitOpError() << "is placed on '" << placed.str()
                            << "' but pinned to " << pin;

@@ -1,4 +1,5 @@
-//===- FuelAttrs.h - Attributes of the fuel dialect --------------*- C++ -*-===//
+//===- FuelAttrs.h - Attributes of the fuel dialect --------------*- C++
+//-*-===//
 //
 // Enums, the placement interface and the attributes of the fuel dialect.
 //

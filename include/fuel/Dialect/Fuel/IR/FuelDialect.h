@@ -1,4 +1,5 @@
-//===- FuelDialect.h - The fuel dialect --------------------------*- C++ -*-===//
+//===- FuelDialect.h - The fuel dialect --------------------------*- C++
+//-*-===//
 //
 // Declares the fuel dialect. Include FuelOps.h for the ops and attributes.
 //
