@@ -9,6 +9,8 @@
 
 #include "fuel/Target/TopologyFile.h"
 
+#include "JSONReader.h"
+
 #include "fuel/Probe/Probe.h"
 
 #include "llvm/Support/Error.h"
@@ -47,7 +49,7 @@ static DeviceInfo hostFromProbe(const probe::ProbedDevice &cpu,
     if (clock <= 0) {
       clock = c.cpuClockGHz;
       note(notes, "topology: cpu clock unknown; assuming " +
-                      std::to_string(c.cpuClockGHz) + " GHz");
+                      detail::formatDouble(c.cpuClockGHz) + " GHz");
     }
     uint32_t bits = cpu.vectorBits;
     if (!bits) {
@@ -65,7 +67,7 @@ static DeviceInfo hostFromProbe(const probe::ProbedDevice &cpu,
   } else {
     host.bytesPerNs = c.cpuBytesPerNs;
     note(notes, "topology: host memory bandwidth is not observable; using " +
-                    std::to_string(c.cpuBytesPerNs) + " B/ns");
+                    detail::formatDouble(c.cpuBytesPerNs) + " B/ns");
   }
   host.dispatchOverheadNs = c.cpuDispatchOverheadNs;
   host.memoryBytes = cpu.memoryBytes;

@@ -105,7 +105,8 @@ topologyFromProbe(const probe::ProbeResult &probed,
 /// Enumerates this machine (fuel::probe::probeAll: CPU, CUDA through the
 /// driver loaded at run time, Vulkan through the loader; a missing driver or
 /// loader just means no such devices) and builds its topology with
-/// topologyFromProbe. Never used unless asked for: tests do not probe.
+/// topologyFromProbe. Never used unless asked for; lit tests pass topology
+/// files instead, so they mean the same on every machine.
 llvm::Expected<plan::Topology>
 probeTopology(std::vector<std::string> *notes = nullptr);
 
