@@ -120,18 +120,9 @@ uint32_t pciDeviceId(const char *busId) {
 
 ProbeResult probeCuda(const char *library) {
   ProbeResult result;
-  if (!library || !*library) {
-    result.notes.push_back("cuda: no driver library name given");
+  void *handle = detail::openLibrary(library, "cuda", "driver", result.notes);
+  if (!handle)
     return result;
-  }
-  dlerror();
-  void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char *why = dlerror();
-    result.notes.push_back(
-        format("cuda: no driver (%s)", why ? why : "dlopen failed"));
-    return result;
-  }
 
   auto cuInit = lookup<CuInitFn>(handle, "cuInit");
   auto cuDeviceGetCount =

@@ -129,18 +129,9 @@ uint32_t vectorBitsFromDeviceName(std::string_view name) {
 
 ProbeResult probeVulkan(const char *library) {
   ProbeResult result;
-  if (!library || !*library) {
-    result.notes.push_back("vulkan: no loader library name given");
+  void *handle = detail::openLibrary(library, "vulkan", "loader", result.notes);
+  if (!handle)
     return result;
-  }
-  dlerror();
-  void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char *why = dlerror();
-    result.notes.push_back(
-        format("vulkan: no loader (%s)", why ? why : "dlopen failed"));
-    return result;
-  }
   auto getProcAddr = reinterpret_cast<PFN_vkGetInstanceProcAddr>(
       dlsym(handle, "vkGetInstanceProcAddr"));
   if (!getProcAddr) {
