@@ -86,13 +86,13 @@ std::string Topology::validate() const {
       if (!(rate >= 0) || !std::isfinite(rate))
         return "device '" + d.device.str() + "' has an invalid peak rate for " +
                dtype + " (expected a finite, non-negative flop/ns figure)";
-    if (d.bytesPerNs && (!(*d.bytesPerNs >= 0) || !std::isfinite(*d.bytesPerNs)))
+    if (d.bytesPerNs &&
+        (!(*d.bytesPerNs >= 0) || !std::isfinite(*d.bytesPerNs)))
       return "device '" + d.device.str() +
              "' has an invalid bandwidth (expected a finite, non-negative B/ns "
              "figure)";
     if (d.dispatchOverheadNs < 0)
-      return "device '" + d.device.str() +
-             "' has a negative dispatch overhead";
+      return "device '" + d.device.str() + "' has a negative dispatch overhead";
     if (d.alignment == 0 || (d.alignment & (d.alignment - 1)) != 0)
       return "device '" + d.device.str() +
              "' has an alignment that is not a power of two";
