@@ -150,12 +150,12 @@ module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0>], l
 
 // -----
 
-// expected-error @+1 {{invalid topology: link from 'cpu' to itself}}
+// expected-error @+1 {{link from 'cpu' to itself}}
 module attributes {fuel.topology = #fuel.topology<devices = [<cpu>], links = [<cpu -> cpu, bandwidth = 1, latency_ns = 1, class = peer>]>} {}
 
 // -----
 
-// expected-error @+1 {{invalid topology: link 'cpu' -> 'cuda:0' needs a positive bandwidth}}
+// expected-error @+1 {{link 'cpu' -> 'cuda:0' needs a positive bandwidth}}
 module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0>], links = [<cpu -> cuda:0, bandwidth = 0, latency_ns = 1, class = peer>]>} {}
 
 // -----
@@ -170,12 +170,12 @@ module attributes {fuel.topology = #fuel.topology<hash = 1, devices = [<cpu>]>} 
 
 // -----
 
-// expected-error @+1 {{invalid topology: device 'cpu' has an invalid peak rate for f32}}
+// expected-error @+1 {{peak figure 'f32' of device 'cpu' must be a finite, non-negative f64 (flop/ns)}}
 module attributes {fuel.topology = #fuel.topology<devices = [<cpu, peak = {f32 = -1.0}>]>} {}
 
 // -----
 
-// expected-error @+1 {{invalid topology: device 'cpu' has an alignment that is not a power of two}}
+// expected-error @+1 {{device 'cpu' needs an alignment that is a power of two}}
 module attributes {fuel.topology = #fuel.topology<devices = [<cpu, alignment = 48>]>} {}
 
 // -----
@@ -390,12 +390,12 @@ func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", device
 
 // -----
 
-// expected-error @+1 {{peak figure 'f32' of device 'cpu' must be a float (flop/ns)}}
+// expected-error @+1 {{peak figure 'f32' of device 'cpu' must be a finite, non-negative f64 (flop/ns)}}
 module attributes {fuel.topology = #fuel.topology<devices = [<cpu, peak = {f32 = 1 : i64}>]>} {}
 
 // -----
 
-// expected-error @+1 {{device 'cpu' needs a non-negative memory size and a positive alignment}}
+// expected-error @+1 {{device 'cpu' needs a non-negative dispatch_ns and memory}}
 module attributes {fuel.topology = #fuel.topology<devices = [<cpu, memory = -1>]>} {}
 
 // -----
@@ -405,17 +405,17 @@ module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0>], l
 
 // -----
 
-// expected-error @+1 {{invalid topology: link 'cpu' -> 'cuda:0' has a negative latency}}
+// expected-error @+1 {{link 'cpu' -> 'cuda:0' has a negative latency}}
 module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0>], links = [<cpu -> cuda:0, bandwidth = 1, latency_ns = -1, class = peer>]>} {}
 
 // -----
 
-// expected-error @+1 {{invalid topology: device 'cuda:0' has a negative dispatch overhead}}
+// expected-error @+1 {{device 'cuda:0' needs a non-negative dispatch_ns and memory}}
 module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0, dispatch_ns = -5>]>} {}
 
 // -----
 
-// expected-error @+1 {{invalid topology: device 'cpu' has an invalid bandwidth (expected a finite, non-negative B/ns figure)}}
+// expected-error @+1 {{bytes_per_ns of device 'cpu' must be a finite, non-negative f64}}
 module attributes {fuel.topology = #fuel.topology<devices = [<cpu, bytes_per_ns = -1.0>]>} {}
 
 // -----
@@ -473,3 +473,71 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// expected-error @+1 {{peak key 'f16 peak' of device 'cpu' is not an element type name}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu, peak = {"f16 peak" = 1.0}>]>} {}
+
+// -----
+
+// expected-error @+1 {{device ordinal must be non-negative, got -1}}
+func.func @f() attributes {a = #fuel.candidate<"k", source = "s", device = cuda:-1, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 0 static>} { return }
+
+// -----
+
+// expected-error @+1 {{device ordinal must be non-negative, got -1}}
+func.func @f() attributes {a = #fuel.coupling<on = cuda:-1, node = 1, device = cpu, delta_ns = 0>} { return }
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'on' is given more than once}}
+  fuel.node 0 generic () : () -> () on cpu on cuda:0 {
+    fuel.yield
+  }
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-note @+1 {{first used here}}
+  fuel.node 9223372036854775807 generic () : () -> () {
+    fuel.yield
+  }
+  // expected-error @+1 {{'fuel.node' op id 9223372036854775807 is not unique within its function}}
+  fuel.node 9223372036854775807 generic () : () -> () {
+    fuel.yield
+  }
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'fuel.node' op id must be non-negative, got -3}}
+  "fuel.node"() <{id = -3 : i64, kind = #fuel.op_kind<matmul>}> ({
+    "fuel.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
+// Ids inside a node's body are checked among themselves.
+func.func @f() {
+  fuel.node 0 generic () : () -> () {
+    // expected-note @+1 {{first used here}}
+    fuel.node 5 generic () : () -> () { fuel.yield }
+    // expected-error @+1 {{'fuel.node' op id 5 is not unique within its function}}
+    fuel.node 5 generic () : () -> () { fuel.yield }
+    fuel.yield
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{peak figure 'f32' of device 'cpu' must be a finite, non-negative f64 (flop/ns)}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu, peak = {f32 = 3.3 : f32}>]>} {}

@@ -14,6 +14,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
@@ -206,8 +207,12 @@ FailureOr<DeviceAttr> DeviceAttr::parseBare(AsmParser &parser) {
   int64_t ordinal = 0;
   if (parser.parseInteger(ordinal))
     return failure();
-  return DeviceAttr::getChecked([&] { return parser.emitError(ordinalLoc); },
-                                parser.getContext(), *kind, ordinal);
+  DeviceAttr device =
+      DeviceAttr::getChecked([&] { return parser.emitError(ordinalLoc); },
+                             parser.getContext(), *kind, ordinal);
+  if (!device)
+    return failure();
+  return device;
 }
 
 Attribute DeviceAttr::parse(AsmParser &parser, Type) {
@@ -328,7 +333,8 @@ static FailureOr<PrecisionAttr> parsePrecisionBody(AsmParser &parser) {
     if (v < 0)
       return parser.emitError(valueLoc) << "precision bound '" << key
                                         << "' must be non-negative, got " << v;
-    out = getF64(ctx, v);
+    // -0.0 is the bound 0: store +0.0 so equal bounds unique equal.
+    out = getF64(ctx, v == 0.0 ? 0.0 : v);
     return success();
   };
   if (fields.parse([&](StringRef key) -> ParseResult {
@@ -880,8 +886,65 @@ void AlternativeSetAttr::print(AsmPrinter &printer) const {
 // DeviceInfoAttr and LinkAttr
 //===----------------------------------------------------------------------===//
 
+/// True for a finite, non-negative f64 figure.
+static bool isFigure(FloatAttr f) {
+  if (!f || !f.getType().isF64())
+    return false;
+  double v = f.getValueAsDouble();
+  return v >= 0 && std::isfinite(v);
+}
+
+LogicalResult
+DeviceInfoAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       DeviceAttr device, StringRef name, bool cpuType,
+                       DictionaryAttr peak, FloatAttr bytesPerNs,
+                       int64_t dispatchNs, int64_t memory, int64_t alignment) {
+  if (!device || !peak)
+    return emitError() << "device_info needs a device and a peak dictionary";
+  for (NamedAttribute entry : peak) {
+    StringRef dtype = entry.getName().getValue();
+    if (dtype.empty() || !llvm::all_of(dtype, [](char c) {
+          return llvm::isAlnum(c) || c == '_';
+        }))
+      return emitError() << "peak key '" << dtype << "' of device '"
+                         << device.str() << "' is not an element type name";
+    if (!isFigure(dyn_cast<FloatAttr>(entry.getValue())))
+      return emitError() << "peak figure '" << dtype << "' of device '"
+                         << device.str()
+                         << "' must be a finite, non-negative f64 (flop/ns)";
+  }
+  if (bytesPerNs && !isFigure(bytesPerNs))
+    return emitError() << "bytes_per_ns of device '" << device.str()
+                       << "' must be a finite, non-negative f64";
+  if (dispatchNs < 0 || memory < 0)
+    return emitError() << "device '" << device.str()
+                       << "' needs a non-negative dispatch_ns and memory";
+  if (alignment <= 0 || (alignment & (alignment - 1)) != 0)
+    return emitError() << "device '" << device.str()
+                       << "' needs an alignment that is a power of two";
+  return success();
+}
+
+LogicalResult LinkAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               DeviceAttr from, DeviceAttr to,
+                               int64_t bandwidth, int64_t latencyNs,
+                               PathClass pathClass) {
+  if (!from || !to)
+    return emitError() << "link needs two devices";
+  if (from == to)
+    return emitError() << "link from '" << from.str() << "' to itself";
+  if (bandwidth <= 0)
+    return emitError() << "link '" << from.str() << "' -> '" << to.str()
+                       << "' needs a positive bandwidth";
+  if (latencyNs < 0)
+    return emitError() << "link '" << from.str() << "' -> '" << to.str()
+                       << "' has a negative latency";
+  return success();
+}
+
 Attribute DeviceInfoAttr::parse(AsmParser &parser, Type) {
   MLIRContext *ctx = parser.getContext();
+  SMLoc loc = parser.getCurrentLocation();
   std::string name;
   bool cpuType = false;
   DictionaryAttr peak = DictionaryAttr::get(ctx);
@@ -919,8 +982,9 @@ Attribute DeviceInfoAttr::parse(AsmParser &parser, Type) {
       }) ||
       parser.parseGreater())
     return {};
-  return DeviceInfoAttr::get(ctx, *device, name, cpuType, peak, bytesPerNs,
-                             dispatchNs, memory, alignment);
+  return DeviceInfoAttr::getChecked([&] { return parser.emitError(loc); }, ctx,
+                                    *device, name, cpuType, peak, bytesPerNs,
+                                    dispatchNs, memory, alignment);
 }
 
 void DeviceInfoAttr::print(AsmPrinter &printer) const {
@@ -980,8 +1044,9 @@ Attribute LinkAttr::parse(AsmParser &parser, Type) {
       parser.parseGreater() ||
       fields.require(loc, {"bandwidth", "latency_ns", "class"}))
     return {};
-  return LinkAttr::get(parser.getContext(), *from, *to, bandwidth, latency,
-                       pathClass);
+  return LinkAttr::getChecked([&] { return parser.emitError(loc); },
+                              parser.getContext(), *from, *to, bandwidth,
+                              latency, pathClass);
 }
 
 void LinkAttr::print(AsmPrinter &printer) const {
@@ -1016,11 +1081,11 @@ buildPlanTopology(ArrayRef<DeviceInfoAttr> devices, ArrayRef<LinkAttr> links,
     d.cpuType = info.getCpuType();
     for (NamedAttribute entry : info.getPeak()) {
       auto rate = dyn_cast<FloatAttr>(entry.getValue());
-      if (!rate) {
+      if (!rate || !rate.getType().isF64()) {
         if (emitError)
           emitError() << "peak figure '" << entry.getName().getValue()
                       << "' of device '" << info.getDevice().str()
-                      << "' must be a float (flop/ns)";
+                      << "' must be an f64 float (flop/ns)";
         return failure();
       }
       d.peakFlopsPerNs[entry.getName().str()] = rate.getValueAsDouble();

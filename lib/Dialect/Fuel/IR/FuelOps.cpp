@@ -8,8 +8,9 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
-#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <unordered_map>
 
 using namespace mlir;
 using namespace mlir::fuel;
@@ -139,36 +140,30 @@ ParseResult NodeOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   result.addTypes(fnType.getResults());
 
+  // Optional clauses, in any order, each at most once.
+  llvm::SmallDenseSet<StringRef, 8> seen;
   while (true) {
-    if (succeeded(parser.parseOptionalKeyword("pin"))) {
-      PlacementAttrInterface pin;
-      if (parsePlacement(parser, pin))
-        return failure();
-      props.pin = pin;
-      continue;
-    }
-    if (succeeded(parser.parseOptionalKeyword("on"))) {
+    SMLoc clauseLoc = parser.getCurrentLocation();
+    StringRef clause;
+    if (failed(parser.parseOptionalKeyword(
+            &clause, {"pin", "on", "destructive", "coupling", "alternatives"})))
+      break;
+    if (!seen.insert(clause).second)
+      return parser.emitError(clauseLoc)
+             << "'" << clause << "' is given more than once";
+    if (clause == "pin" || clause == "on") {
       PlacementAttrInterface placement;
       if (parsePlacement(parser, placement))
         return failure();
-      props.placement = placement;
-      continue;
-    }
-    if (succeeded(parser.parseOptionalKeyword("destructive"))) {
+      (clause == "pin" ? props.pin : props.placement) = placement;
+    } else if (clause == "destructive") {
       props.destructive = UnitAttr::get(ctx);
-      continue;
-    }
-    if (succeeded(parser.parseOptionalKeyword("coupling"))) {
+    } else if (clause == "coupling") {
       if (parser.parseAttribute(props.coupling))
         return failure();
-      continue;
+    } else if (parser.parseAttribute(props.alternatives)) {
+      return failure();
     }
-    if (succeeded(parser.parseOptionalKeyword("alternatives"))) {
-      if (parser.parseAttribute(props.alternatives))
-        return failure();
-      continue;
-    }
-    break;
   }
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
@@ -178,7 +173,7 @@ ParseResult NodeOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void NodeOp::print(OpAsmPrinter &p) {
-  p << ' ' << getId() << ' ' << stringifyOpKind(getKind()) << " (";
+  p << ' ' << getIdAttr().getInt() << ' ' << stringifyOpKind(getKind()) << " (";
   p << getInputs() << ") : ";
   p.printFunctionalType(getInputs().getTypes(), getResultTypes());
   if (PlacementAttrInterface pin = getPinAttr()) {
@@ -205,53 +200,49 @@ void NodeOp::print(OpAsmPrinter &p) {
                 /*printBlockTerminators=*/true);
 }
 
-/// Checks that node ids are unique within the enclosing function, once per
-/// function and in linear time (SEMANTICS §1).
+/// Checks that node ids are unique among the nodes of a block, once per block
+/// and in linear time (SEMANTICS §1). fuel plans single-block functions (the
+/// planner rejects any other shape), so for every planned function this is
+/// uniqueness within the function.
 ///
-/// Every node first walks back to the previous node of its block; only the
-/// first node of a block goes further. Those walks stop at the previous node,
-/// so together they visit each op once. The first node of a block then walks
-/// the function in pre-order and gives up as soon as it meets a node other
-/// than itself: only the first node of the whole function completes the
-/// walk, recording ids in a hash map. The verifier therefore costs O(ops)
-/// per function instead of O(nodes^2) for a per-node scan.
+/// Every node walks back to the previous node of its block; only the first
+/// node of a block goes on, scanning the block's ops once and recording ids
+/// in a hash map. The walks back stop at the previous node, so together with
+/// the one scan each op of a block is visited a bounded number of times: the
+/// verifier costs O(ops) per block instead of O(nodes^2) for a per-node scan.
 static LogicalResult verifyUniqueNodeIds(NodeOp self) {
+  // A node not yet inserted into a block has no siblings to clash with.
+  if (!self->getBlock())
+    return success();
   for (Operation *prev = self->getPrevNode(); prev; prev = prev->getPrevNode())
     if (isa<NodeOp>(prev))
       return success();
 
-  Operation *scope = self->getParentOfType<FunctionOpInterface>();
-  if (!scope)
-    scope = self->getParentOp();
-  if (!scope)
-    return success();
-
-  llvm::SmallDenseMap<int64_t, Operation *, 64> firstById;
+  // std::unordered_map, not DenseMap: every int64 is a valid id, including
+  // the values DenseMap reserves as its empty and tombstone keys.
+  std::unordered_map<int64_t, Operation *> firstById;
   bool ok = true;
-  scope->walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
+  for (Operation &op : *self->getBlock()) {
     auto node = dyn_cast<NodeOp>(op);
     if (!node)
-      return WalkResult::advance();
-    // Another node comes first in the function: it does the check.
-    if (firstById.empty() && node != self)
-      return WalkResult::interrupt();
-    auto [it, inserted] = firstById.try_emplace(node.getId(), op);
-    if (!inserted) {
-      InFlightDiagnostic diag = node.emitOpError()
-                                << "id " << node.getId()
-                                << " is not unique within its function";
-      diag.attachNote(it->second->getLoc()) << "first used here";
-      ok = false;
-    }
-    // A node's body is isolated; ids inside it do not share this scope.
-    return WalkResult::skip();
-  });
+      continue;
+    int64_t id = node.getIdAttr().getInt();
+    auto [it, inserted] = firstById.try_emplace(id, &op);
+    if (inserted)
+      continue;
+    InFlightDiagnostic diag = node.emitOpError()
+                              << "id " << id
+                              << " is not unique within its function";
+    diag.attachNote(it->second->getLoc()) << "first used here";
+    ok = false;
+  }
   return success(ok);
 }
 
 LogicalResult NodeOp::verify() {
-  if (getId() < 0)
-    return emitOpError() << "id must be non-negative, got " << getId();
+  int64_t id = getIdAttr().getInt();
+  if (id < 0)
+    return emitOpError() << "id must be non-negative, got " << id;
   Region &body = getBody();
   if (body.empty())
     return emitOpError() << "needs a body block";

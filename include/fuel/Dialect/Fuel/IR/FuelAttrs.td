@@ -301,6 +301,7 @@ def Fuel_DeviceInfoAttr : Fuel_Attr<"DeviceInfo", "device_info"> {
     "int64_t":$alignment
   );
   let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
 }
 
 def Fuel_LinkAttr : Fuel_Attr<"Link", "link"> {
@@ -320,6 +321,7 @@ def Fuel_LinkAttr : Fuel_Attr<"Link", "link"> {
     EnumParameter<Fuel_PathClass>:$path_class
   );
   let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
 }
 
 def Fuel_TopologyAttr : Fuel_Attr<"Topology", "topology"> {

@@ -42,8 +42,9 @@ def Fuel_NodeOp : Fuel_Op<"node", [
     }
     ```
 
-    Id uniqueness is checked once per function, in linear time, by the first
-    node of the function.
+    Id uniqueness is checked once per block, in linear time, by the first
+    node of the block. Planned functions are single-block, so there it is
+    uniqueness within the function. Each clause appears at most once.
   }];
   let arguments = (ins
     Variadic<AnyType>:$inputs,
