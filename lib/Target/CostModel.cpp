@@ -15,8 +15,9 @@
 
 #include "fuel/Target/CostModel.h"
 
+#include "fuel/Planner/Numbers.h"
+
 #include "llvm/ADT/StringSwitch.h"
-#include "llvm/Support/MathExtras.h"
 
 #include <initializer_list>
 
@@ -24,23 +25,19 @@ namespace fuel::target {
 
 using plan::OpKind;
 
-/// Saturating product.
+/// Saturating product of several factors (plan::satMulU folded).
 static uint64_t mul(std::initializer_list<uint64_t> factors) {
   uint64_t r = 1;
-  for (uint64_t f : factors) {
-    bool overflow = false;
-    r = llvm::SaturatingMultiply(r, f, &overflow);
-  }
+  for (uint64_t f : factors)
+    r = plan::satMulU(r, f);
   return r;
 }
 
-/// Saturating sum.
+/// Saturating sum of several terms (plan::satAddU folded).
 static uint64_t add(std::initializer_list<uint64_t> terms) {
   uint64_t r = 0;
-  for (uint64_t t : terms) {
-    bool overflow = false;
-    r = llvm::SaturatingAdd(r, t, &overflow);
-  }
+  for (uint64_t t : terms)
+    r = plan::satAddU(r, t);
   return r;
 }
 

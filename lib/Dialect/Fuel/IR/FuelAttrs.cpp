@@ -16,7 +16,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/ADT/TypeSwitch.h" // used by the generated attribute parser
 #include "llvm/Support/Format.h"
 
 #include <cmath>
@@ -470,7 +470,7 @@ FailureOr<PrecisionAttr> PrecisionAttr::parseNested(AsmParser &parser) {
 // DecisionAttr
 //===----------------------------------------------------------------------===//
 
-static ParseResult parseOpKindValue(AsmParser &parser, OpKind &kind) {
+ParseResult mlir::fuel::parseOpKindKeyword(AsmParser &parser, OpKind &kind) {
   SMLoc loc = parser.getCurrentLocation();
   StringRef name;
   if (parser.parseKeyword(&name))
@@ -489,6 +489,20 @@ static ParseResult parseOpKindValue(AsmParser &parser, OpKind &kind) {
   return success();
 }
 
+ParseResult mlir::fuel::parseBackendKeyword(AsmParser &parser,
+                                            DeviceKind &kind) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef name;
+  if (parser.parseKeyword(&name))
+    return failure();
+  std::optional<DeviceKind> parsed = symbolizeDeviceKind(name);
+  if (!parsed)
+    return parser.emitError(loc) << "unknown backend '" << name
+                                 << "'; expected 'cpu', 'cuda' or 'vulkan'";
+  kind = *parsed;
+  return success();
+}
+
 Attribute DecisionAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   OpKind kind = OpKind::generic;
@@ -501,7 +515,7 @@ Attribute DecisionAttr::parse(AsmParser &parser, Type) {
         if (parser.parseEqual())
           return failure();
         if (key == "op")
-          return parseOpKindValue(parser, kind);
+          return parseOpKindKeyword(parser, kind);
         if (key == "dtype")
           return parser.parseType(dtype);
         if (key == "size_class")
@@ -571,23 +585,18 @@ Attribute CouplingAttr::parse(AsmParser &parser, Type) {
           return parser.emitError(parser.getCurrentLocation())
                  << "a coupling has one condition: a device or a backend";
         if (key == "backend") {
-          SMLoc kindLoc = parser.getCurrentLocation();
-          StringRef name;
-          if (parser.parseKeyword(&name))
+          DeviceKind kind;
+          if (parseBackendKeyword(parser, kind))
             return failure();
-          std::optional<DeviceKind> kind = symbolizeDeviceKind(name);
-          if (!kind)
-            return parser.emitError(kindLoc)
-                   << "unknown backend '" << name
-                   << "'; expected 'cpu', 'cuda' or 'vulkan'";
-          condition = DeviceKindAttr::get(ctx, *kind);
+          condition = DeviceKindAttr::get(ctx, kind);
           return success();
         }
         FailureOr<DeviceAttr> d = DeviceAttr::parseBare(parser);
         if (failed(d))
           return failure();
-        (key == "on" ? on : reinterpret_cast<DeviceAttr &>(condition)) = *d;
-        if (key != "on")
+        if (key == "on")
+          on = *d;
+        else
           condition = *d;
         return success();
       }) ||
@@ -709,15 +718,10 @@ Attribute CandidateAttr::parse(AsmParser &parser, Type) {
     if (key == "source")
       return parser.parseString(&source);
     if (key == "backend") {
-      SMLoc kindLoc = parser.getCurrentLocation();
-      StringRef name;
-      if (parser.parseKeyword(&name))
+      DeviceKind kind;
+      if (parseBackendKeyword(parser, kind))
         return failure();
-      backend = symbolizeDeviceKind(name);
-      if (!backend)
-        return parser.emitError(kindLoc)
-               << "unknown backend '" << name
-               << "'; expected 'cpu', 'cuda' or 'vulkan'";
+      backend = kind;
       return success();
     }
     if (key == "device") {
@@ -1064,51 +1068,26 @@ void LinkAttr::print(AsmPrinter &printer) const {
 // TopologyAttr
 //===----------------------------------------------------------------------===//
 
-/// Builds the planner's struct from the attribute's parts; fails (with a
-/// diagnostic when `emitError` is given) on figures of the wrong kind.
-static FailureOr<::fuel::plan::Topology>
-buildPlanTopology(ArrayRef<DeviceInfoAttr> devices, ArrayRef<LinkAttr> links,
-                  function_ref<InFlightDiagnostic()> emitError) {
+/// Converts verified device and link records to the planner's struct.
+static ::fuel::plan::Topology
+buildPlanTopology(ArrayRef<DeviceInfoAttr> devices, ArrayRef<LinkAttr> links) {
   ::fuel::plan::Topology topology;
   for (DeviceInfoAttr info : devices) {
-    if (!info || !info.getDevice() || !info.getPeak())
-      return emitError
-                 ? (emitError() << "topology device is incomplete", failure())
-                 : failure();
     ::fuel::plan::DeviceInfo d;
     d.device = toPlan(info.getDevice());
     d.name = info.getName().str();
     d.cpuType = info.getCpuType();
-    for (NamedAttribute entry : info.getPeak()) {
-      auto rate = dyn_cast<FloatAttr>(entry.getValue());
-      if (!rate || !rate.getType().isF64()) {
-        if (emitError)
-          emitError() << "peak figure '" << entry.getName().getValue()
-                      << "' of device '" << info.getDevice().str()
-                      << "' must be an f64 float (flop/ns)";
-        return failure();
-      }
-      d.peakFlopsPerNs[entry.getName().str()] = rate.getValueAsDouble();
-    }
+    for (NamedAttribute entry : info.getPeak())
+      d.peakFlopsPerNs[entry.getName().str()] =
+          cast<FloatAttr>(entry.getValue()).getValueAsDouble();
     if (FloatAttr bw = info.getBytesPerNs())
       d.bytesPerNs = bw.getValueAsDouble();
-    if (info.getMemory() < 0 || info.getAlignment() <= 0) {
-      if (emitError)
-        emitError() << "device '" << info.getDevice().str()
-                    << "' needs a non-negative memory size and a positive "
-                       "alignment";
-      return failure();
-    }
     d.dispatchOverheadNs = info.getDispatchNs();
     d.memoryBytes = uint64_t(info.getMemory());
     d.alignment = uint64_t(info.getAlignment());
     topology.devices.push_back(std::move(d));
   }
   for (LinkAttr link : links) {
-    if (!link || !link.getFrom() || !link.getTo())
-      return emitError
-                 ? (emitError() << "topology link is incomplete", failure())
-                 : failure();
     ::fuel::plan::Link l;
     l.from = toPlan(link.getFrom());
     l.to = toPlan(link.getTo());
@@ -1133,14 +1112,24 @@ buildPlanTopology(ArrayRef<DeviceInfoAttr> devices, ArrayRef<LinkAttr> links,
 LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    ArrayRef<DeviceInfoAttr> devices,
                                    ArrayRef<LinkAttr> links, uint64_t hash) {
-  FailureOr<::fuel::plan::Topology> topology =
-      buildPlanTopology(devices, links, emitError);
-  if (failed(topology))
-    return failure();
-  std::string problem = topology->validate();
+  // Each record is checked by its own verifier (records built with the
+  // unchecked `get` are re-checked here); the whole by the planner's rules.
+  for (DeviceInfoAttr d : devices)
+    if (!d || failed(DeviceInfoAttr::verify(
+                  emitError, d.getDevice(), d.getName(), d.getCpuType(),
+                  d.getPeak(), d.getBytesPerNs(), d.getDispatchNs(),
+                  d.getMemory(), d.getAlignment())))
+      return d ? failure() : emitError() << "topology device is null";
+  for (LinkAttr l : links)
+    if (!l || failed(LinkAttr::verify(emitError, l.getFrom(), l.getTo(),
+                                      l.getBandwidth(), l.getLatencyNs(),
+                                      l.getPathClass())))
+      return l ? failure() : emitError() << "topology link is null";
+  ::fuel::plan::Topology topology = buildPlanTopology(devices, links);
+  std::string problem = topology.validate();
   if (!problem.empty())
     return emitError() << "invalid topology: " << problem;
-  uint64_t expected = topology->contentHash();
+  uint64_t expected = topology.contentHash();
   if (hash != expected)
     return emitError() << "topology hash " << hexString(hash, 16)
                        << " does not match its content (expected "
@@ -1149,10 +1138,7 @@ LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 ::fuel::plan::Topology TopologyAttr::toPlan() const {
-  FailureOr<::fuel::plan::Topology> topology =
-      buildPlanTopology(getDevices(), getLinks(), nullptr);
-  assert(succeeded(topology) && "verified topology failed to convert");
-  return std::move(*topology);
+  return buildPlanTopology(getDevices(), getLinks());
 }
 
 TopologyAttr TopologyAttr::fromPlan(MLIRContext *ctx,
@@ -1227,12 +1213,9 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
     return {};
   auto emitError = [&] { return parser.emitError(loc); };
   if (!hash) {
-    // No hash written: compute it, once the content is known to be valid.
-    FailureOr<::fuel::plan::Topology> topology =
-        buildPlanTopology(devices, links, emitError);
-    if (failed(topology))
-      return {};
-    hash = topology->contentHash();
+    // No hash written: compute it. Records are already verified; a topology
+    // that breaks the planner's rules is reported by getChecked below.
+    hash = buildPlanTopology(devices, links).contentHash();
   }
   return TopologyAttr::getChecked(emitError, parser.getContext(), devices,
                                   links, *hash);

@@ -114,21 +114,10 @@ ParseResult NodeOp::parse(OpAsmParser &parser, OperationState &result) {
            << "node id must be non-negative, got " << id;
   props.id = IntegerAttr::get(IntegerType::get(ctx, 64), id);
 
-  SMLoc kindLoc = parser.getCurrentLocation();
-  StringRef kindName;
-  if (parser.parseKeyword(&kindName))
+  OpKind kind;
+  if (parseOpKindKeyword(parser, kind))
     return failure();
-  std::optional<OpKind> kind = symbolizeOpKind(kindName);
-  if (!kind) {
-    InFlightDiagnostic diag = parser.emitError(kindLoc)
-                              << "unknown op kind '" << kindName
-                              << "'; expected one of: ";
-    llvm::interleaveComma(
-        llvm::seq<uint32_t>(0, getMaxEnumValForOpKind() + 1), diag,
-        [&](uint32_t v) { diag << stringifyOpKind(OpKind(v)); });
-    return diag;
-  }
-  props.kind = OpKindAttr::get(ctx, *kind);
+  props.kind = OpKindAttr::get(ctx, kind);
 
   SmallVector<OpAsmParser::UnresolvedOperand> operands;
   SMLoc operandsLoc = parser.getCurrentLocation();

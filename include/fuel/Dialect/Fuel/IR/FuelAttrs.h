@@ -33,6 +33,12 @@ DeviceKind fromPlan(::fuel::plan::DeviceKind kind);
 ::fuel::plan::Device toPlan(DeviceAttr device);
 DeviceAttr fromPlan(MLIRContext *ctx, ::fuel::plan::Device device);
 
+/// Parses an op kind keyword (`matmul`, `conv2d`, ...); the error lists the
+/// kinds.
+ParseResult parseOpKindKeyword(AsmParser &parser, OpKind &kind);
+/// Parses a backend keyword: `cpu`, `cuda` or `vulkan`.
+ParseResult parseBackendKeyword(AsmParser &parser, DeviceKind &kind);
+
 } // namespace mlir::fuel
 
 #endif // FUEL_DIALECT_FUEL_IR_FUELATTRS_H
