@@ -9,6 +9,8 @@
 #include "fuel/Planner/Error.h"
 #include "fuel/Planner/PrecisionRules.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 
 namespace fuel::plan {
@@ -208,6 +210,16 @@ llvm::Expected<Selection> selectCandidates(
       return PlanError::filterRejected(
           kPrecisionFloorFilter.str(), context.decision.str(), hardRejected,
           "requirement " + formatPrecisionRequirement(options.requirement));
+    }
+    if (!options.freezeFallback) {
+      for (Candidate &c : fallbackSet) {
+        c.fallback = true;
+        if (!llvm::is_contained(sel.devices, c.device))
+          sel.devices.push_back(c.device);
+      }
+      sel.candidates = std::move(fallbackSet);
+      sel.usedFallback = true;
+      return sel;
     }
     rank(fallbackSet, context.decision.decisionDevice);
     Candidate winner = std::move(fallbackSet.front());

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuel/Dialect/Fuel/IR/FuelDialect.h"
+#include "fuel/Dialect/Fuel/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -16,6 +17,8 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mlir::fuel::registerFuelPasses();
+  mlir::fuel::registerFuelPlanPipeline();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::fuel::FuelDialect>();

@@ -84,6 +84,11 @@ struct FilterOptions {
   bool hasNonContiguousOperand = false;
   /// The `prefer-bit-stable` option: enables the bit-stable preference.
   bool preferBitStable = false;
+  /// Freeze a consulted fallback set to its single winner here. Off when the
+  /// caller ranks later (the planning passes filter before candidates have
+  /// times, and freeze in retention); the survivors then all come back,
+  /// tagged `fallback`, in input order.
+  bool freezeFallback = true;
 };
 
 /// What one filter did on one device.

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
+#include "fuel/Planner/PrecisionRules.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -268,6 +269,25 @@ PrecisionAttr PrecisionAttr::getDeterministic(MLIRContext *ctx) {
 
 PrecisionAttr PrecisionAttr::getUnaudited(MLIRContext *ctx) {
   return get(ctx, false, std::nullopt, FloatAttr(), FloatAttr(), "");
+}
+
+::fuel::plan::Precision PrecisionAttr::toPlan() const {
+  ::fuel::plan::Precision p;
+  p.bitStable = getBitStable();
+  p.maxUlp = getMaxUlp();
+  p.maxRelative = getMaxRelativeValue();
+  p.maxAbsolute = getMaxAbsoluteValue();
+  p.note = getNote().str();
+  return p;
+}
+
+PrecisionAttr PrecisionAttr::fromPlan(MLIRContext *ctx,
+                                      const ::fuel::plan::Precision &p) {
+  auto f64 = [&](std::optional<double> v) {
+    return v ? getF64(ctx, *v) : FloatAttr();
+  };
+  return get(ctx, p.bitStable, p.maxUlp, f64(p.maxRelative), f64(p.maxAbsolute),
+             p.note);
 }
 
 std::optional<double> PrecisionAttr::getMaxRelativeValue() const {
@@ -1231,4 +1251,97 @@ void TopologyAttr::print(AsmPrinter &printer) const {
   llvm::interleaveComma(getLinks(), printer,
                         [&](LinkAttr l) { l.print(printer); });
   printer << "]>";
+}
+
+//===----------------------------------------------------------------------===//
+// PlanConfigAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+PlanConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool, bool,
+                       DeviceAttr, StringRef precision) {
+  llvm::Expected<::fuel::plan::Precision> parsed =
+      ::fuel::plan::parsePrecisionRequirement(precision);
+  if (!parsed)
+    return emitError() << "invalid precision requirement '" << precision
+                       << "': " << llvm::toString(parsed.takeError());
+  if (::fuel::plan::formatPrecisionRequirement(*parsed) != precision)
+    return emitError() << "precision requirement '" << precision
+                       << "' is not in canonical form; write '"
+                       << ::fuel::plan::formatPrecisionRequirement(*parsed)
+                       << "'";
+  return success();
+}
+
+::fuel::plan::Precision PlanConfigAttr::getRequirement() const {
+  llvm::Expected<::fuel::plan::Precision> parsed =
+      ::fuel::plan::parsePrecisionRequirement(getPrecision());
+  // The verifier accepted the text, so this cannot fail.
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return {};
+  }
+  return *parsed;
+}
+
+/// Parses `= true` or `= false`.
+static ParseResult parseEqBool(AsmParser &parser, bool &value) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef word;
+  if (parser.parseEqual() || parser.parseKeyword(&word))
+    return failure();
+  if (word != "true" && word != "false")
+    return parser.emitError(loc)
+           << "expected 'true' or 'false', got '" << word << "'";
+  value = word == "true";
+  return success();
+}
+
+Attribute PlanConfigAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  bool price = true, allow = true;
+  DeviceAttr pinned;
+  std::string precision = "none";
+  static constexpr StringRef all[] = {"price_transfers", "allow_cost_placement",
+                                      "pinned_device", "precision"};
+  FieldListParser fields(parser, "config", all);
+  if (parser.parseLess() || fields.parse([&](StringRef key) -> ParseResult {
+        if (key == "price_transfers")
+          return parseEqBool(parser, price);
+        if (key == "allow_cost_placement")
+          return parseEqBool(parser, allow);
+        if (key == "pinned_device") {
+          if (parser.parseEqual())
+            return failure();
+          if (succeeded(parser.parseOptionalKeyword("none"))) {
+            pinned = {};
+            return success();
+          }
+          FailureOr<DeviceAttr> device = DeviceAttr::parseBare(parser);
+          if (failed(device))
+            return failure();
+          pinned = *device;
+          return success();
+        }
+        return failure(parser.parseEqual() || parser.parseString(&precision));
+      }) ||
+      parser.parseGreater() || fields.require(loc, all))
+    return {};
+  return PlanConfigAttr::getChecked([&] { return parser.emitError(loc); },
+                                    parser.getContext(), price, allow, pinned,
+                                    precision);
+}
+
+void PlanConfigAttr::print(AsmPrinter &printer) const {
+  printer << "<price_transfers = " << (getPriceTransfers() ? "true" : "false")
+          << ", allow_cost_placement = "
+          << (getAllowCostPlacement() ? "true" : "false")
+          << ", pinned_device = ";
+  if (DeviceAttr d = getPinnedDevice())
+    d.printBare(printer);
+  else
+    printer << "none";
+  printer << ", precision = ";
+  printer.printString(getPrecision());
+  printer << '>';
 }

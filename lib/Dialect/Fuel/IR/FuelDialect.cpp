@@ -105,6 +105,14 @@ LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' belongs on a builtin.module";
     return success();
   }
+  if (name == kConfigAttrName) {
+    if (!isa<PlanConfigAttr>(value))
+      return op->emitError()
+             << "'" << name << "' must be a #fuel.config, got " << value;
+    if (!isa<ModuleOp>(op))
+      return op->emitError() << "'" << name << "' belongs on a builtin.module";
+    return success();
+  }
   if (name == kResidencyAttrName)
     return op->emitError() << "'" << name
                            << "' belongs on function arguments and results, "

@@ -9,6 +9,7 @@
 #define FUEL_DIALECT_FUEL_IR_FUELATTRS_H
 
 #include "fuel/Dialect/Fuel/IR/FuelDialect.h"
+#include "fuel/Planner/Precision.h"
 #include "fuel/Planner/Topology.h"
 
 #include "mlir/IR/Attributes.h"

@@ -127,6 +127,11 @@ def Fuel_PrecisionAttr : Fuel_Attr<"Precision", "precision"> {
     void printNested(::mlir::AsmPrinter &printer) const;
     static ::mlir::FailureOr<PrecisionAttr>
     parseNested(::mlir::AsmParser &parser);
+    /// Converts to the planner's plain struct.
+    ::fuel::plan::Precision toPlan() const;
+    /// Builds the attribute from the planner's struct.
+    static PrecisionAttr fromPlan(::mlir::MLIRContext *ctx,
+                                  const ::fuel::plan::Precision &precision);
   }];
 }
 
@@ -357,6 +362,40 @@ def Fuel_TopologyAttr : Fuel_Attr<"Topology", "topology"> {
                                  const ::fuel::plan::Topology &topology);
     /// The record of `device`, or null.
     DeviceInfoAttr lookup(DeviceAttr device) const;
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// PlanConfigAttr
+//===----------------------------------------------------------------------===//
+
+def Fuel_PlanConfigAttr : Fuel_Attr<"PlanConfig", "config"> {
+  let summary = "The planning configuration several passes share";
+  let description = [{
+    Stamped on the module as `fuel.config` by `fuel-attach-topology`, next
+    to `fuel.topology`, so every planning pass reads the same configuration
+    (SEMANTICS §3 step 2): whether transfers are priced, whether nodes may be
+    placed by cost, the pipeline's pinned device (`none` when there is none)
+    and the precision requirement, in the canonical spelling of the
+    `precision` option (`none`, `reference`, `deterministic` or a list such
+    as `bit-stable,ulp<=1,rel<=1e-05`).
+
+    ```mlir
+    #fuel.config<price_transfers = true, allow_cost_placement = true,
+                 pinned_device = cpu, precision = "none">
+    ```
+  }];
+  let parameters = (ins
+    "bool":$price_transfers,
+    "bool":$allow_cost_placement,
+    OptionalParameter<"::mlir::fuel::DeviceAttr">:$pinned_device,
+    StringRefParameter<"precision requirement">:$precision
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The precision requirement as the planner's struct.
+    ::fuel::plan::Precision getRequirement() const;
   }];
 }
 

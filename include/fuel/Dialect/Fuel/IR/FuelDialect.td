@@ -34,7 +34,8 @@ def Fuel_Dialect : Dialect {
 
     Modules being planned carry `fuel.topology = #fuel.topology<...>`: the
     devices, their capabilities and the links between them, with a content
-    hash.
+    hash. Next to it, `fuel.config = #fuel.config<...>` records the planning
+    configuration every planning pass reads.
   }];
 
   let useDefaultAttributePrinterParser = 1;
@@ -51,6 +52,9 @@ def Fuel_Dialect : Dialect {
         "fuel.destructive";
     static constexpr ::llvm::StringLiteral kCouplingAttrName = "fuel.coupling";
     static constexpr ::llvm::StringLiteral kTopologyAttrName = "fuel.topology";
+    static constexpr ::llvm::StringLiteral kConfigAttrName = "fuel.config";
+    static constexpr ::llvm::StringLiteral kPredictedNsAttrName =
+        "fuel.predicted_ns";
 
   private:
     void registerAttributes();

@@ -1,0 +1,76 @@
+//===- Passes.h - Planning passes of the fuel dialect -----------*- C++ -*-===//
+//
+// Declarations of the fuel passes (Passes.td) and of the `fuel-plan`
+// pipeline that runs them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUEL_DIALECT_FUEL_TRANSFORMS_PASSES_H
+#define FUEL_DIALECT_FUEL_TRANSFORMS_PASSES_H
+
+#include "fuel/Dialect/Fuel/IR/FuelDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::fuel {
+
+#define GEN_PASS_DECL
+#include "fuel/Dialect/Fuel/Transforms/Passes.h.inc"
+
+/// The options of the `fuel-plan` pipeline (SEMANTICS §9).
+struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
+  PassOptions::Option<std::string> topology{
+      *this, "topology",
+      llvm::cl::desc("Topology JSON file, 'probe', or empty (keep the "
+                     "module's, else the built-in default)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("Precision requirement: none, reference, deterministic "
+                     "or a list such as 'bit-stable,ulp<=1,rel<=1e-5'"),
+      llvm::cl::init("none")};
+  PassOptions::Option<bool> preferBitStable{
+      *this, "prefer-bit-stable",
+      llvm::cl::desc("Prefer bit-stable candidates on each device"),
+      llvm::cl::init(false)};
+  PassOptions::Option<std::string> pinnedDevice{
+      *this, "pinned-device",
+      llvm::cl::desc("Decision device of unpinned nodes, or 'none'"),
+      llvm::cl::init("cpu")};
+  PassOptions::Option<bool> priceTransfers{
+      *this, "price-transfers",
+      llvm::cl::desc("Price transfers between devices"), llvm::cl::init(true)};
+  PassOptions::Option<bool> allowCostPlacement{
+      *this, "allow-cost-placement",
+      llvm::cl::desc("Let cost move free nodes off their decision device"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> requireTransferPricing{
+      *this, "require-transfer-pricing",
+      llvm::cl::desc("Fail when price-transfers is off"),
+      llvm::cl::init(false)};
+  PassOptions::Option<unsigned> keepPerDevice{
+      *this, "keep-per-device",
+      llvm::cl::desc("Candidates kept per device (0 means 1)"),
+      llvm::cl::init(32)};
+  PassOptions::Option<bool> explain{
+      *this, "explain", llvm::cl::desc("Emit a remark per node explaining it"),
+      llvm::cl::init(false)};
+};
+
+/// Adds the `fuel-plan` pipeline to `pm` (a module pass manager):
+/// attach-topology, then per function form-nodes and phase A.
+void buildPlanPipeline(OpPassManager &pm, const PlanPipelineOptions &options);
+
+/// Registers the `fuel-plan` pipeline (the passes register through the
+/// generated registerFuelPasses()).
+void registerFuelPlanPipeline();
+
+#define GEN_PASS_REGISTRATION
+#include "fuel/Dialect/Fuel/Transforms/Passes.h.inc"
+
+} // namespace mlir::fuel
+
+#endif // FUEL_DIALECT_FUEL_TRANSFORMS_PASSES_H

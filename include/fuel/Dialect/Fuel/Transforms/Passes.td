@@ -1,0 +1,258 @@
+//===- Passes.td - Planning passes of the fuel dialect -----*- tablegen -*-===//
+//
+// The passes that turn a tensor program into a plan (DESIGN.md, IR stages
+// 2-4): the topology and configuration stamp, node formation and phase A
+// (SEMANTICS §3). Each pass can run alone from what the IR holds; `fuel-plan`
+// runs them in order.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUEL_DIALECT_FUEL_TRANSFORMS_PASSES_TD
+#define FUEL_DIALECT_FUEL_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// Stage 2: topology and configuration
+//===----------------------------------------------------------------------===//
+
+def FuelAttachTopologyPass : Pass<"fuel-attach-topology", "mlir::ModuleOp"> {
+  let summary = "Stamps the topology and the planning configuration on the module";
+  let description = [{
+    Objective: give every later pass one machine and one configuration to
+    read. The pass sets `fuel.topology` (the devices, their rates and the
+    links, with a content hash) and `fuel.config` (`price-transfers`,
+    `allow-cost-placement`, `pinned-device`, `precision`: SEMANTICS §3 step
+    2) on the module. Function passes cannot modify their parent, so they
+    only read these, and report a diagnostic when they are missing.
+
+    Topology source (SEMANTICS §9): `topology=FILE` reads a JSON topology
+    file (docs/TOPOLOGY.md), `topology=probe` enumerates the machine the
+    compiler runs on; with no option a module that already carries a
+    topology keeps it, and any other module gets the built-in default (one
+    host CPU with fixed figures, never probed). An explicit topology whose
+    content hash differs from the one a module already carries is an error:
+    re-planning never silently changes the machine.
+
+    The configuration is always rewritten from the options, so the
+    configuration a module shows is the one its plan was made with.
+    `require-transfer-pricing` with `price-transfers=false` fails here.
+
+    ```mlir
+    module attributes {
+      fuel.config = #fuel.config<price_transfers = true,
+        allow_cost_placement = true, pinned_device = cpu, precision = "none">,
+      fuel.topology = #fuel.topology<hash = 0x..., devices = [...], links = [...]>}
+    ```
+
+    Known limits: a probed topology describes the compiling machine; lit
+    tests always pass explicit files.
+  }];
+  let options = [
+    Option<"topology", "topology", "std::string", "\"\"",
+           "Topology JSON file, 'probe', or empty (keep the module's, else "
+           "the built-in default)">,
+    Option<"precision", "precision", "std::string", "\"none\"",
+           "Precision requirement: none, reference, deterministic, or a list "
+           "such as 'bit-stable,ulp<=1,rel<=1e-5'">,
+    Option<"pinnedDevice", "pinned-device", "std::string", "\"cpu\"",
+           "Decision device of nodes without a pin ('cpu', 'cuda:N', "
+           "'vulkan:N' or 'none')">,
+    Option<"priceTransfers", "price-transfers", "bool", "true",
+           "Price transfers between devices (off: nodes stay on their "
+           "decision device unless it has no kernel)">,
+    Option<"allowCostPlacement", "allow-cost-placement", "bool", "true",
+           "Let cost move free nodes off their decision device">,
+    Option<"requireTransferPricing", "require-transfer-pricing", "bool",
+           "false", "Fail when price-transfers is off">
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Stage 3: node formation
+//===----------------------------------------------------------------------===//
+
+def FuelFormNodesPass : Pass<"fuel-form-nodes", "mlir::func::FuncOp"> {
+  let summary = "Wraps every kernel-bearing op into a fuel.node";
+  let description = [{
+    Objective: make each decision point of SEMANTICS §4 an op of its own.
+    Every kernel-bearing op — named linalg ops, `linalg.softmax`, and
+    `linalg.generic` classified through the contraction and convolution
+    interfaces, its iterator types and indexing maps — becomes a `fuel.node`
+    carrying an id (program order, unique in the function) and its op kind.
+
+    The node's body holds the root op, clones of its destination init chain
+    (`tensor.empty`, a `linalg.fill` of a scalar) and clones of the scalar
+    and splat constants it uses, cloned into every node that uses them;
+    every other value becomes an operand, in first-use order. Views
+    (`tensor.extract_slice`, `expand_shape`, `collapse_shape`, `cast`,
+    `reshape`) stay outside; any other op that is not a node is a host op
+    and is left alone. `fuel.pin`, `fuel.destructive` and `fuel.coupling` on
+    an ingress op become the node's `pin`, `destructive` and `coupling`.
+
+    ```mlir
+    // before
+    %e = tensor.empty() : tensor<4x8xf32>
+    %m = linalg.matmul ins(%a, %b : tensor<4x16xf32>, tensor<16x8xf32>)
+                       outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+    // after
+    %m = fuel.node 0 matmul (%a, %b)
+        : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32> {
+    ^bb0(%x: tensor<4x16xf32>, %y: tensor<16x8xf32>):
+      %e = tensor.empty() : tensor<4x8xf32>
+      %r = linalg.matmul ins(%x, %y : ...) outs(%e : ...) -> tensor<4x8xf32>
+      fuel.yield %r : tensor<4x8xf32>
+    }
+    ```
+
+    Existing nodes are kept with their ids; new nodes take ids after the
+    largest, so running the pass twice changes nothing. Init-chain ops and
+    constants left without users are erased.
+
+    Errors (at the offending op): a function with several blocks, an op
+    with nested regions that is not kernel-bearing, a dynamically shaped
+    tensor, a linalg op on memrefs. Known limits: `linalg.fill` whose result
+    feeds anything but an init becomes an elementwise node of its own.
+  }];
+  let dependentDialects = ["mlir::fuel::FuelDialect"];
+  let statistics = [
+    Statistic<"numNodes", "nodes", "Number of nodes formed">,
+    Statistic<"numHostOps", "host-ops", "Number of ops left to run on the host">
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Stage 4: phase A
+//===----------------------------------------------------------------------===//
+
+def FuelEnumerateCandidatesPass
+    : Pass<"fuel-enumerate-candidates", "mlir::func::FuncOp"> {
+  let summary = "Gives every node its decision context and every admitted candidate";
+  let description = [{
+    Objective: SEMANTICS §3 steps 1-4 for each node. The decision device is
+    the node's pin, else the configuration's `pinned_device`; with neither
+    the node has no device context, an error. Admission follows the table of
+    SEMANTICS §3 step 2 (pinned or destructive: the decision device only;
+    free with pricing and cost placement: every device of the topology;
+    otherwise the decision device with every other device as a fallback).
+    Every registry variant for (op kind, dtypes, backend) on every admitted
+    device becomes a candidate, tagged `fallback` on fallback devices, with
+    the node's op params and the coupling adjustments of its `coupling`
+    clause whose `on` device matches. Costs and times are left at zero for
+    `fuel-annotate-costs`.
+
+    The alternative set is rebuilt from scratch, so earlier candidates are
+    replaced; candidates are listed by admitted device, then kernel id.
+
+    Errors (at the node): no device context; a pin naming a device the
+    topology lacks; `NoBackendForOp` when no admitted device has a variant,
+    listing the op, its dtypes, the devices present and every registered
+    (backend, op, dtypes) combination; a missing `fuel.topology` or
+    `fuel.config` on the module.
+  }];
+  let statistics = [
+    Statistic<"numCandidates", "candidates", "Number of candidates enumerated">
+  ];
+}
+
+def FuelFilterCandidatesPass
+    : Pass<"fuel-filter-candidates", "mlir::func::FuncOp"> {
+  let summary = "Runs the per-device filter chain over each node's candidates";
+  let description = [{
+    Objective: SEMANTICS §3 step 5. On each admitted device, in order: the
+    hard `precision-floor` (the configuration's requirement; a device left
+    without candidates leaves the node's admitted set), the soft
+    `strided-input-preference` (active when an operand is produced by a
+    view that is not a contiguous reshape, e.g. a strided or partial
+    `tensor.extract_slice`: prefer the `strided_input` cap) and, with
+    `prefer-bit-stable`, the soft `bit-stable-preference`. A soft filter that
+    would leave a device without candidates is skipped.
+
+    Fallback devices are consulted only when the decision device has no
+    survivor; their survivors stay tagged `fallback`, and
+    `fuel-retain-frontier` freezes them to their single winner once times
+    are known.
+
+    Errors (at the node): `FilterRejected` naming the filter, the decision
+    context and the number of candidates rejected, when the hard filter
+    empties every admitted device.
+  }];
+  let options = [
+    Option<"preferBitStable", "prefer-bit-stable", "bool", "false",
+           "Prefer bit-stable candidates on each device (soft)">
+  ];
+  let statistics = [
+    Statistic<"numFiltered", "filtered", "Number of candidates filtered out">
+  ];
+}
+
+def FuelAnnotateCostsPass
+    : Pass<"fuel-annotate-costs", "mlir::func::FuncOp"> {
+  let summary = "Prices every candidate with the Layer-1 cost model";
+  let description = [{
+    Objective: SEMANTICS §3 step 6. Each candidate gets its static cost
+    (flops and bytes from its registry record's cost function over the
+    node's shape figures and op params; the variant's own overhead), its
+    kernel time `max(ceil(flops / rate), ceil(bytes / bw)) + dispatch +
+    variant overhead` from the stamped topology (rates scaled by the
+    record's efficiencies), its time source `static`, and its footprint
+    (operand + result bytes + workspace, in the tier of its device).
+
+    Where the topology lacks a rate the priors of SEMANTICS §3 step 6 apply,
+    with one warning per (device, dtype) per function. Transfers play no part
+    here. Known limits: no measured times yet (the profile database is a
+    later stage); a candidate whose record vanished from the registry is an
+    error naming its kernel id.
+  }];
+  let statistics = [
+    Statistic<"numPriced", "priced", "Number of candidates priced">,
+    Statistic<"numPriors", "priors", "Number of prices that used a prior">
+  ];
+}
+
+def FuelRankCandidatesPass
+    : Pass<"fuel-rank-candidates", "mlir::func::FuncOp"> {
+  let summary = "Orders every alternative set by the winner order";
+  let description = [{
+    Objective: SEMANTICS §3 step 8 and §6. Candidates are sorted by the total
+    winner order — lower time; higher precision digits; higher accuracy
+    class; lower total bytes; higher registry priority; the decision device
+    before others; device order; kernel id bytewise — so index 0 is the
+    winner. The order is total, so the result never depends on the input
+    order.
+  }];
+}
+
+def FuelRetainFrontierPass
+    : Pass<"fuel-retain-frontier", "mlir::func::FuncOp"> {
+  let summary = "Keeps each device's Pareto frontier, capped by crowding";
+  let description = [{
+    Objective: SEMANTICS §7. Per device, keep the candidates no other
+    candidate of that device dominates on the five axes (time, host bytes,
+    device bytes, precision digits, accuracy class); re-admit the best of any
+    (device, kernel source) left without a survivor; then, while a device
+    holds more than `keep-per-device`, drop the unprotected member with the
+    smallest NSGA-II crowding distance (ties: the highest rank index). The
+    global winner, each device's best and the last member of each (device,
+    kernel source) are protected; a device still over the cap is reported
+    in a remark and the `over-cap` statistic. A set of fallback candidates
+    is frozen to its single winner (SEMANTICS §3 step 2).
+
+    With `explain`, each node gets a remark naming the winner on each
+    admitted device, the runner-up on the decision device and the figure
+    of the winner order that separated them.
+  }];
+  let options = [
+    Option<"keepPerDevice", "keep-per-device", "unsigned", "32",
+           "Candidates kept per device (0 means 1)">,
+    Option<"explain", "explain", "bool", "false",
+           "Emit a remark per node explaining its ranking">
+  ];
+  let statistics = [
+    Statistic<"numDropped", "dropped", "Number of candidates dropped">,
+    Statistic<"numOverCap", "over-cap",
+              "Candidates kept over the cap because they are protected">
+  ];
+}
+
+#endif // FUEL_DIALECT_FUEL_TRANSFORMS_PASSES_TD

@@ -1,0 +1,69 @@
+//===- PlanState.h - What planning passes share ------------------*- C++
+//-*-===//
+//
+// The glue between the IR and the IR-free planner: reading the topology and
+// configuration stamped on a module, translating candidates and decision
+// contexts between their attributes and fuel::plan structs, and turning
+// planner errors into diagnostics at the offending op.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUEL_DIALECT_FUEL_TRANSFORMS_PLANSTATE_H
+#define FUEL_DIALECT_FUEL_TRANSFORMS_PLANSTATE_H
+
+#include "fuel/Dialect/Fuel/IR/FuelAttrs.h"
+#include "fuel/Dialect/Fuel/IR/FuelOps.h"
+#include "fuel/Planner/Candidate.h"
+#include "fuel/Planner/Topology.h"
+
+#include "mlir/IR/Operation.h"
+#include "llvm/Support/Error.h"
+
+#include <vector>
+
+namespace mlir::fuel {
+
+/// The planning inputs stamped on a module by fuel-attach-topology.
+struct PlanContext {
+  TopologyAttr topologyAttr;
+  PlanConfigAttr config;
+  /// The topology as the planner's struct.
+  ::fuel::plan::Topology topology;
+  /// The topology's devices in device order.
+  std::vector<::fuel::plan::Device> devices;
+};
+
+/// Reads `fuel.topology` and `fuel.config` from the module enclosing `op`.
+/// When one is missing, emits an error at `op` that names it and says that
+/// fuel-attach-topology (or fuel-plan) sets it, and fails.
+FailureOr<PlanContext> readPlanContext(Operation *op);
+
+/// Op kind conversions (the enumerations list the kinds in one order).
+::fuel::plan::OpKind toPlan(OpKind kind);
+OpKind fromPlan(::fuel::plan::OpKind kind);
+
+/// Candidate conversions. Op params are strings on both sides.
+::fuel::plan::Candidate toPlan(CandidateAttr attr);
+CandidateAttr fromPlan(MLIRContext *ctx, const ::fuel::plan::Candidate &c);
+
+/// The candidates of an alternative set, in order.
+std::vector<::fuel::plan::Candidate> toPlan(AlternativeSetAttr set);
+
+/// Builds an alternative set; `candidates` must not be empty.
+AlternativeSetAttr buildAlternatives(MLIRContext *ctx, DecisionAttr decision,
+                                     ArrayRef<::fuel::plan::Candidate> cands);
+
+/// The decision context of a decision attribute.
+::fuel::plan::DecisionContext toPlan(DecisionAttr attr);
+
+/// Emits `error` (a PlanError or any llvm::Error) at `op`, after `prefix`
+/// (e.g. "node 3 (matmul): "), and fails.
+LogicalResult emitPlanError(Operation *op, llvm::Error error,
+                            StringRef prefix = "");
+
+/// "node 3 (matmul)": how diagnostics and remarks name a node.
+std::string describeNode(NodeOp node);
+
+} // namespace mlir::fuel
+
+#endif // FUEL_DIALECT_FUEL_TRANSFORMS_PLANSTATE_H

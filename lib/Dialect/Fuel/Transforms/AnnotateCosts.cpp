@@ -1,0 +1,175 @@
+//===- AnnotateCosts.cpp - Layer-1 prices of every candidate --------------===//
+//
+// fuel-annotate-costs: SEMANTICS §3 step 6. Each candidate's static cost
+// comes from its registry record's cost function over the node's shape
+// figures; its time from the stamped topology's rates scaled by the
+// record's efficiencies (fuel::plan::kernelTime); its footprint from the
+// node's operand and result bytes plus the record's workspace.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Dialect/Fuel/Transforms/Passes.h"
+
+#include "fuel/Dialect/Fuel/IR/FuelOps.h"
+#include "fuel/Dialect/Fuel/Transforms/NodeAnalysis.h"
+#include "fuel/Dialect/Fuel/Transforms/PlanState.h"
+#include "fuel/Planner/CostModel.h"
+#include "fuel/Planner/Numbers.h"
+#include "fuel/Target/KernelRegistry.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::fuel {
+#define GEN_PASS_DEF_FUELANNOTATECOSTSPASS
+#include "fuel/Dialect/Fuel/Transforms/Passes.h.inc"
+} // namespace mlir::fuel
+
+#define DEBUG_TYPE "fuel-annotate-costs"
+
+using namespace mlir;
+using namespace mlir::fuel;
+namespace plan = ::fuel::plan;
+namespace target = ::fuel::target;
+
+namespace {
+struct AnnotateCostsPass
+    : public mlir::fuel::impl::FuelAnnotateCostsPassBase<AnnotateCostsPass> {
+  using Base::Base;
+  void runOnOperation() override;
+};
+
+/// The priced set of one distinct (set, shape) pair, or why it failed.
+struct Priced {
+  AlternativeSetAttr set;
+  std::string error;
+  /// Prior warnings (describePriors lines), one per device that used one.
+  std::vector<std::string> priors;
+};
+} // namespace
+
+/// Prices `set` for a node with `facts` and the given operand and result
+/// bytes on `topology`.
+static Priced price(MLIRContext *ctx, AlternativeSetAttr set,
+                    const NodeFacts &facts, uint64_t operandBytes,
+                    uint64_t resultBytes, const plan::Topology &topology,
+                    uint64_t &numPriced, uint64_t &numPriors) {
+  const target::KernelRegistry &registry = target::KernelRegistry::get();
+  std::vector<plan::Candidate> candidates = toPlan(set);
+  std::string dtype = facts.dtypes.principal();
+  Priced out;
+  for (plan::Candidate &c : candidates) {
+    const target::KernelRecord *record = registry.find(c.kernelId);
+    if (!record) {
+      out.error = "candidate '" + c.kernelId +
+                  "' names no kernel of the registry; re-run "
+                  "fuel-enumerate-candidates";
+      return out;
+    }
+    const plan::DeviceInfo *info = topology.find(c.device);
+    if (!info) {
+      out.error = "candidate '" + c.kernelId + "' is on device '" +
+                  c.device.str() + "', which the topology does not have";
+      return out;
+    }
+    llvm::Expected<target::StaticCost> cost = record->cost(facts.costQuery);
+    if (!cost) {
+      out.error = "cannot price '" + c.kernelId +
+                  "': " + llvm::toString(cost.takeError());
+      return out;
+    }
+    plan::KernelTime time =
+        plan::kernelTime(*info, dtype, {cost->flops, cost->bytes},
+                         {record->efficiencyCompute, record->efficiencyMemory,
+                          record->overheadNs});
+    plan::Footprint fp = plan::footprint(c.device, operandBytes, resultBytes,
+                                         record->workspaceBytes);
+    c.cost = {cost->flops, cost->bytes, record->overheadNs};
+    c.timeNs = time.timeNs;
+    c.timeSource = plan::TimeSource::Static;
+    c.hostBytes = fp.hostBytes;
+    c.deviceBytes = fp.deviceBytes;
+    ++numPriced;
+    if (time.usedPrior()) {
+      ++numPriors;
+      std::string line = plan::describePriors(*info, dtype, time);
+      if (!llvm::is_contained(out.priors, line))
+        out.priors.push_back(line);
+    }
+  }
+  out.set = buildAlternatives(ctx, set.getDecision(), candidates);
+  return out;
+}
+
+void AnnotateCostsPass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  if (func.isExternal())
+    return;
+  auto nodes = func.getBody().front().getOps<NodeOp>();
+  if (nodes.empty())
+    return;
+  FailureOr<PlanContext> planCtx = readPlanContext(func);
+  if (failed(planCtx))
+    return signalPassFailure();
+  MLIRContext *ctx = &getContext();
+
+  llvm::StringMap<Priced> memo;
+  llvm::StringSet<> warned;
+  bool failedAny = false;
+  uint64_t priced = 0, priors = 0;
+  for (NodeOp node : nodes) {
+    AlternativeSetAttr set = node.getAlternativesAttr();
+    Operation *root = getNodeRoot(node);
+    FailureOr<NodeFacts> facts =
+        root ? analyzeKernelOp(root) : FailureOr<NodeFacts>(failure());
+    if (!set || failed(facts)) {
+      node.emitError() << describeNode(node)
+                       << (set ? " has no kernel-bearing root op"
+                               : " has no alternatives; run "
+                                 "fuel-enumerate-candidates first");
+      failedAny = true;
+      continue;
+    }
+    uint64_t operandBytes = 0, resultBytes = 0;
+    for (Value v : node.getInputs())
+      if (isa<ShapedType>(v.getType()))
+        operandBytes = plan::satAddU(operandBytes, valueBytes(v.getType()));
+    for (Type t : node.getResultTypes())
+      resultBytes = plan::satAddU(resultBytes, valueBytes(t));
+
+    std::string key;
+    {
+      llvm::raw_string_ostream os(key);
+      os << set.getAsOpaquePointer() << '|' << operandBytes << '|'
+         << resultBytes << '|' << facts->costQuery.function << '|'
+         << facts->costQuery.elementBytes << '|' << facts->costQuery.strideH
+         << ',' << facts->costQuery.strideW << ',' << facts->costQuery.dilationH
+         << ',' << facts->costQuery.dilationW << '|';
+      for (uint64_t d : facts->costQuery.dims)
+        os << d << ',';
+    }
+    auto it = memo.find(key);
+    if (it == memo.end())
+      it = memo.try_emplace(key,
+                            price(ctx, set, *facts, operandBytes, resultBytes,
+                                  planCtx->topology, priced, priors))
+               .first;
+    const Priced &result = it->second;
+    if (!result.set) {
+      node.emitError() << describeNode(node) << ": " << result.error;
+      failedAny = true;
+      continue;
+    }
+    // Priors are warned about once per device and dtype in a function.
+    for (const std::string &line : result.priors)
+      if (warned.insert(line).second)
+        node.emitWarning() << line;
+    if (result.set != set)
+      node.setAlternativesAttr(result.set);
+  }
+  numPriced += priced;
+  numPriors += priors;
+  if (failedAny)
+    signalPassFailure();
+}

@@ -1,0 +1,206 @@
+//===- EnumerateCandidates.cpp - Decision context and admitted candidates -===//
+//
+// fuel-enumerate-candidates: SEMANTICS §3 steps 1-4 for every node of a
+// function. The admission table and error messages live in lib/Planner; the
+// registry in lib/Target; this pass reads the node and writes its
+// alternative set.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Dialect/Fuel/Transforms/Passes.h"
+
+#include "fuel/Dialect/Fuel/IR/FuelOps.h"
+#include "fuel/Dialect/Fuel/Transforms/NodeAnalysis.h"
+#include "fuel/Dialect/Fuel/Transforms/PlanState.h"
+#include "fuel/Planner/Admission.h"
+#include "fuel/Planner/Error.h"
+#include "fuel/Target/KernelRegistry.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::fuel {
+#define GEN_PASS_DEF_FUELENUMERATECANDIDATESPASS
+#include "fuel/Dialect/Fuel/Transforms/Passes.h.inc"
+} // namespace mlir::fuel
+
+#define DEBUG_TYPE "fuel-enumerate-candidates"
+
+using namespace mlir;
+using namespace mlir::fuel;
+namespace plan = ::fuel::plan;
+namespace target = ::fuel::target;
+
+namespace {
+struct EnumerateCandidatesPass
+    : public mlir::fuel::impl::FuelEnumerateCandidatesPassBase<
+          EnumerateCandidatesPass> {
+  using Base::Base;
+  void runOnOperation() override;
+};
+} // namespace
+
+/// The frontend coupling entries of `node` that apply on `device`, as
+/// candidate adjustments (SEMANTICS §1: enumeration copies them onto the
+/// candidates of the matching device).
+static std::vector<plan::CouplingAdjustment> couplingsOn(NodeOp node,
+                                                         plan::Device device) {
+  std::vector<plan::CouplingAdjustment> out;
+  std::optional<ArrayAttr> list = node.getCoupling();
+  if (!list)
+    return out;
+  for (Attribute a : *list) {
+    auto c = cast<CouplingAttr>(a);
+    if (!c.getOn() || toPlan(c.getOn()) != device)
+      continue;
+    plan::CouplingAdjustment adj;
+    adj.otherNode = c.getNode();
+    if (DeviceAttr d = c.getConditionDevice())
+      adj.condition = toPlan(d);
+    else
+      adj.condition = toPlan(*c.getConditionBackend());
+    adj.deltaNs = c.getDeltaNs();
+    out.push_back(adj);
+  }
+  return out;
+}
+
+void EnumerateCandidatesPass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  if (func.isExternal())
+    return;
+  auto nodes = func.getBody().front().getOps<NodeOp>();
+  if (nodes.empty())
+    return;
+  FailureOr<PlanContext> planCtx = readPlanContext(func);
+  if (failed(planCtx))
+    return signalPassFailure();
+  MLIRContext *ctx = &getContext();
+  const target::KernelRegistry &registry = target::KernelRegistry::get();
+  PlanConfigAttr config = planCtx->config;
+  std::optional<plan::Device> pipelineDevice;
+  if (DeviceAttr d = config.getPinnedDevice())
+    pipelineDevice = toPlan(d);
+
+  std::vector<std::string> devicesPresent, registered;
+  for (plan::Device d : planCtx->devices)
+    devicesPresent.push_back(d.str());
+  for (const target::KernelCombination &c : registry.allCombinations())
+    registered.push_back(c.str());
+
+  // Nodes with equal facts get the same set: compute it once.
+  llvm::StringMap<AlternativeSetAttr> memo;
+  bool failedAny = false;
+  for (NodeOp node : nodes) {
+    Operation *root = getNodeRoot(node);
+    FailureOr<NodeFacts> facts =
+        root ? analyzeKernelOp(root) : FailureOr<NodeFacts>(failure());
+    if (failed(facts)) {
+      node.emitError() << describeNode(node)
+                       << " has no kernel-bearing root op with static shapes "
+                          "yielding its first result";
+      failedAny = true;
+      continue;
+    }
+    plan::OpKind kind = toPlan(node.getKind());
+    if (facts->kind != kind) {
+      node.emitError() << describeNode(node) << " is marked '"
+                       << plan::stringifyOpKind(kind) << "' but its root '"
+                       << root->getName() << "' is of kind '"
+                       << plan::stringifyOpKind(facts->kind) << "'";
+      failedAny = true;
+      continue;
+    }
+
+    // SEMANTICS §3 step 1: the decision device.
+    std::optional<plan::Device> pin;
+    if (PlacementAttrInterface p = node.getPinAttr())
+      if (auto d = dyn_cast_or_null<DeviceAttr>(p.getSingleDevice()))
+        pin = toPlan(d);
+    llvm::Expected<plan::Device> decision =
+        plan::decideDevice(pin, pipelineDevice, describeNode(node));
+    if (!decision) {
+      (void)emitPlanError(node, decision.takeError());
+      failedAny = true;
+      continue;
+    }
+    // Step 2: admission.
+    plan::AdmissionOptions admission;
+    admission.pinnedOrDestructive = pin.has_value() || node.getDestructive();
+    admission.priceTransfers = config.getPriceTransfers();
+    admission.allowCostPlacement = config.getAllowCostPlacement();
+
+    std::string key;
+    {
+      llvm::raw_string_ostream os(key);
+      os << static_cast<int>(kind) << '|' << facts->dtypes.str() << '|'
+         << facts->principalType << '|' << facts->sizeClass() << '|'
+         << decision->str() << '|' << admission.pinnedOrDestructive << '|';
+      for (const auto &[k, v] : facts->params)
+        os << k << '=' << v << ';';
+      if (std::optional<ArrayAttr> c = node.getCoupling())
+        os << '|' << c->getAsOpaquePointer();
+    }
+    auto it = memo.find(key);
+    if (it == memo.end()) {
+      llvm::Expected<std::vector<plan::AdmittedDevice>> admitted =
+          plan::admitDevices(*decision, planCtx->devices, admission);
+      if (!admitted) {
+        (void)emitPlanError(node, admitted.takeError(),
+                            describeNode(node) + ": ");
+        failedAny = true;
+        continue;
+      }
+      // Step 3: every registry variant on every admitted device.
+      std::vector<plan::Candidate> candidates;
+      std::vector<std::string> dtypes = facts->dtypes.flat();
+      for (const plan::AdmittedDevice &a : *admitted) {
+        std::vector<plan::CouplingAdjustment> couplings =
+            couplingsOn(node, a.device);
+        for (const target::KernelRecord *r :
+             registry.lookup(kind, dtypes, a.device.kind)) {
+          plan::Candidate c;
+          c.kernelId = r->id;
+          c.caps = r->caps;
+          c.device = a.device;
+          c.precision = r->precision;
+          c.params.assign(facts->params.begin(), facts->params.end());
+          c.couplings = couplings;
+          c.kernelSource =
+              std::string(target::stringifyKernelSource(r->source));
+          c.revisionHash = r->revision;
+          c.registryPriority = r->priority;
+          c.fallback = a.fallback;
+          c.normalize();
+          candidates.push_back(std::move(c));
+        }
+      }
+      // Step 4: no variant anywhere.
+      if (candidates.empty()) {
+        (void)emitPlanError(node,
+                            plan::PlanError::noBackendForOp(
+                                std::string(plan::stringifyOpKind(kind)),
+                                facts->dtypes.str(), devicesPresent,
+                                registered),
+                            describeNode(node) + ": ");
+        failedAny = true;
+        continue;
+      }
+      auto decisionAttr =
+          DecisionAttr::get(ctx, node.getKind(), facts->principalType,
+                            facts->sizeClass(), fromPlan(ctx, *decision));
+      it = memo.try_emplace(key,
+                            buildAlternatives(ctx, decisionAttr, candidates))
+               .first;
+    }
+    AlternativeSetAttr set = it->second;
+    numCandidates += set.getCandidates().size();
+    if (node.getAlternativesAttr() != set)
+      node.setAlternativesAttr(set);
+    // A placement made from earlier candidates no longer holds.
+    if (node.getPlacementAttr())
+      node.removePlacementAttr();
+  }
+  if (failedAny)
+    signalPassFailure();
+}
