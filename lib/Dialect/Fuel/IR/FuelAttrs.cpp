@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
+#include "fuel/Planner/Numbers.h"
 #include "fuel/Planner/PrecisionRules.h"
 
 #include "mlir/IR/Builders.h"
@@ -1344,4 +1345,24 @@ void PlanConfigAttr::print(AsmPrinter &printer) const {
   printer << ", precision = ";
   printer.printString(getPrecision());
   printer << '>';
+}
+
+//===----------------------------------------------------------------------===//
+// PredictedAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+PredictedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      int64_t total, int64_t nodes, int64_t copies,
+                      int64_t coupling) {
+  if (nodes < 0 || copies < 0)
+    return emitError() << "predicted node and copy times must be "
+                          "non-negative, got nodes = "
+                       << nodes << ", copies = " << copies;
+  int64_t sum =
+      ::fuel::plan::satAdd(::fuel::plan::satAdd(nodes, copies), coupling);
+  if (sum != total)
+    return emitError() << "predicted total " << total
+                       << " is not nodes + copies + coupling = " << sum;
+  return success();
 }

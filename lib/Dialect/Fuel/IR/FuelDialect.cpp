@@ -10,6 +10,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::fuel;
@@ -111,6 +112,14 @@ LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,
              << "'" << name << "' must be a #fuel.config, got " << value;
     if (!isa<ModuleOp>(op))
       return op->emitError() << "'" << name << "' belongs on a builtin.module";
+    return success();
+  }
+  if (name == kPredictedNsAttrName) {
+    if (!isa<PredictedAttr>(value))
+      return op->emitError()
+             << "'" << name << "' must be a #fuel.predicted, got " << value;
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << name << "' belongs on a function";
     return success();
   }
   if (name == kResidencyAttrName)

@@ -134,8 +134,9 @@ ParseResult NodeOp::parse(OpAsmParser &parser, OperationState &result) {
   while (true) {
     SMLoc clauseLoc = parser.getCurrentLocation();
     StringRef clause;
-    if (failed(parser.parseOptionalKeyword(
-            &clause, {"pin", "on", "destructive", "coupling", "alternatives"})))
+    if (failed(parser.parseOptionalKeyword(&clause, {"pin", "on", "destructive",
+                                                     "coupling", "alternatives",
+                                                     "next_best"})))
       break;
     if (!seen.insert(clause).second)
       return parser.emitError(clauseLoc)
@@ -147,6 +148,19 @@ ParseResult NodeOp::parse(OpAsmParser &parser, OperationState &result) {
       (clause == "pin" ? props.pin : props.placement) = placement;
     } else if (clause == "destructive") {
       props.destructive = UnitAttr::get(ctx);
+    } else if (clause == "next_best") {
+      // next_best <device> (<signed delta> ns)
+      FailureOr<DeviceAttr> device = DeviceAttr::parseBare(parser);
+      int64_t delta = 0;
+      if (failed(device) || parser.parseLParen())
+        return failure();
+      (void)parser.parseOptionalPlus();
+      if (parser.parseInteger(delta) || parser.parseKeyword("ns") ||
+          parser.parseRParen())
+        return failure();
+      props.next_best_device = *device;
+      props.next_best_delta_ns =
+          IntegerAttr::get(IntegerType::get(ctx, 64), delta);
     } else if (clause == "coupling") {
       if (parser.parseAttribute(props.coupling))
         return failure();
@@ -178,6 +192,12 @@ void NodeOp::print(OpAsmPrinter &p) {
   if (ArrayAttr coupling = getCouplingAttr()) {
     p << " coupling ";
     p.printAttribute(coupling);
+  }
+  if (DeviceAttr next = getNextBestDeviceAttr()) {
+    p << " next_best ";
+    next.printBare(p);
+    int64_t delta = getNextBestDeltaNs().value_or(0);
+    p << " (" << (delta >= 0 ? "+" : "") << delta << " ns)";
   }
   if (AlternativeSetAttr alternatives = getAlternativesAttr()) {
     p << " alternatives ";
@@ -232,6 +252,14 @@ LogicalResult NodeOp::verify() {
   int64_t id = getIdAttr().getInt();
   if (id < 0)
     return emitOpError() << "id must be non-negative, got " << id;
+  if (DeviceAttr next = getNextBestDeviceAttr()) {
+    auto placed = dyn_cast_or_null<DeviceAttr>(getPlacementAttr());
+    if (!placed)
+      return emitOpError() << "has 'next_best' but no placement ('on')";
+    if (placed == next)
+      return emitOpError() << "next best device " << next.str()
+                           << " is its own placement";
+  }
   Region &body = getBody();
   if (body.empty())
     return emitOpError() << "needs a body block";

@@ -399,4 +399,28 @@ def Fuel_PlanConfigAttr : Fuel_Attr<"PlanConfig", "config"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// PredictedAttr
+//===----------------------------------------------------------------------===//
+
+def Fuel_PredictedAttr : Fuel_Attr<"Predicted", "predicted"> {
+  let summary = "A function's predicted time and its parts";
+  let description = [{
+    The placement objective of a function (SEMANTICS §5), recorded on it as
+    `fuel.predicted_ns` by `fuel-place`: the total and its three parts — the
+    chosen candidates' times, the copies' cost, and the satisfied coupling
+    deltas (signed). The total is the saturating sum of the parts.
+
+    ```mlir
+    func.func @f(...) attributes {fuel.predicted_ns =
+        #fuel.predicted<total = 1020000, nodes = 200000, copies = 820000,
+                        coupling = 0>}
+    ```
+  }];
+  let parameters = (ins "int64_t":$total, "int64_t":$nodes, "int64_t":$copies,
+                        "int64_t":$coupling);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // FUEL_DIALECT_FUEL_IR_FUELATTRS_TD

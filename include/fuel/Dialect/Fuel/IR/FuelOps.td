@@ -28,7 +28,9 @@ def Fuel_NodeOp : Fuel_Op<"node", [
     placement, the planner's output), `destructive` (the root updates an
     operand in place), `coupling` (frontend cost adjustments) and
     `alternatives` (the decision context and the ranked candidates, winner
-    first).
+    first) and, after placement, `next_best <device> (<delta> ns)`: the best
+    other device and the change of the function's objective if this node
+    alone moved there (SEMANTICS §5, for explanation).
 
     ```mlir
     %y = fuel.node 3 matmul (%x, %w)
@@ -55,7 +57,9 @@ def Fuel_NodeOp : Fuel_Op<"node", [
     UnitAttr:$destructive,
     OptionalAttr<TypedArrayAttrBase<Fuel_CouplingAttr,
                                     "coupling adjustments">>:$coupling,
-    OptionalAttr<Fuel_AlternativeSetAttr>:$alternatives
+    OptionalAttr<Fuel_AlternativeSetAttr>:$alternatives,
+    OptionalAttr<Fuel_DeviceAttr>:$next_best_device,
+    OptionalAttr<I64Attr>:$next_best_delta_ns
   );
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);

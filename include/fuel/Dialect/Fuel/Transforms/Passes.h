@@ -55,13 +55,18 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
       *this, "keep-per-device",
       llvm::cl::desc("Candidates kept per device (0 means 1)"),
       llvm::cl::init(32)};
+  PassOptions::Option<std::string> placementAlgorithm{
+      *this, "placement-algorithm",
+      llvm::cl::desc("Placement solver: auto, greedy, exact-tree, mincut or "
+                     "brute-force"),
+      llvm::cl::init("auto")};
   PassOptions::Option<bool> explain{
       *this, "explain", llvm::cl::desc("Emit a remark per node explaining it"),
       llvm::cl::init(false)};
 };
 
 /// Adds the `fuel-plan` pipeline to `pm` (a module pass manager):
-/// attach-topology, then per function form-nodes and phase A.
+/// attach-topology, then per function form-nodes, phase A and placement.
 void buildPlanPipeline(OpPassManager &pm, const PlanPipelineOptions &options);
 
 /// Registers the `fuel-plan` pipeline (the passes register through the

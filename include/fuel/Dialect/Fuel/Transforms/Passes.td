@@ -255,4 +255,58 @@ def FuelRetainFrontierPass
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Stage 5: phase B
+//===----------------------------------------------------------------------===//
+
+def FuelPlacePass : Pass<"fuel-place", "mlir::func::FuncOp"> {
+  let summary = "Places every node on a device, pricing the transfers";
+  let description = [{
+    Objective: SEMANTICS §5. Minimise, over the placements of a function's
+    nodes, `Σ_nodes [time of the node's best candidate on its device +
+    satisfied coupling deltas] + Σ_values cost(copy set)`, where a value is
+    copied once per (value, target device), directly where the topology has
+    a link and otherwise in two hops through the host with the host hop
+    shared. Values live where they are made: node results on their node's
+    device, function arguments on their `fuel.residency` (default: the
+    configuration's pinned device, or `cpu`), host-op results and constants
+    on `cpu`; returned values must reach their result's residency. Views and
+    existing `fuel.copy` ops are transparent. A node's admitted devices are
+    those its alternative set holds, so pinned, destructive and frozen
+    fallback nodes are fixed.
+
+    Solvers (`placement-algorithm`): `greedy` (program order, each node
+    takes its cheapest device given the copies it newly causes), `exact-tree`
+    (DP, exact on in-forests; elsewhere it prices each edge separately and
+    says so in a remark), `mincut` (exact for two devices on any DAG),
+    `brute-force` (at most 14 free nodes) and `auto` (the default: exact
+    where the graph allows, otherwise the best of greedy, the tree DP and
+    every single-device plan improved by moves that lower the exact
+    objective). Ties prefer the node's decision device, then device order.
+    `exact-tree` and `mincut` refuse a function with coupling terms.
+
+    Afterwards each node is `on` its device, keeps only that device's
+    candidates (best first) with `transfer_ns` set to the cost of the hops
+    that bring its operands there, and records `next_best <device> (<delta>
+    ns)`: its best other device and the objective change of moving it alone
+    there. The function records `fuel.predicted_ns = #fuel.predicted<...>`
+    with the total and its parts. With `explain`, a remark per node says why
+    its device won.
+
+    Errors: a residency naming a device the topology lacks; brute force over
+    its limit; an exact solver asked to handle coupling terms.
+  }];
+  let options = [
+    Option<"placementAlgorithm", "placement-algorithm", "std::string",
+           "\"auto\"",
+           "Solver: auto, greedy, exact-tree, mincut or brute-force">,
+    Option<"explain", "explain", "bool", "false",
+           "Emit a remark per node explaining its placement">
+  ];
+  let statistics = [
+    Statistic<"numMoved", "off-decision-device",
+              "Nodes placed off their decision device">
+  ];
+}
+
 #endif // FUEL_DIALECT_FUEL_TRANSFORMS_PASSES_TD

@@ -1,0 +1,318 @@
+//===- PlacementGapBench.cpp - Optimality gap of the placement solvers ----===//
+//
+// Draws random functions (SEMANTICS §5) per cell — two or three devices,
+// compute-to-transfer ratio 0.1, 1 or 10, plus an in-forest cell and a
+// coupled cell — and places each with auto, greedy and brute force. Prints,
+// per cell, the mean and worst optimality gap of auto and of greedy against
+// brute force (percent of the optimum), how often auto was exact, and the
+// time auto took as a fraction of the time brute force took on the same
+// functions. Not a test: nothing here asserts.
+//
+// Usage: fuel-bench-placement-gap [--dags N] [--nodes MAX] [--seed S]
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Planner/Placement.h"
+
+#include "llvm/Support/Error.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace fuel::plan;
+
+namespace {
+
+/// Deterministic draws; the mapping is ours (std::uniform_*_distribution is
+/// implementation-defined).
+struct Rng {
+  std::mt19937_64 engine;
+  explicit Rng(uint64_t seed) : engine(seed) {}
+  uint64_t below(uint64_t n) { return engine() % n; }
+  int64_t between(int64_t lo, int64_t hi) {
+    return lo + int64_t(below(uint64_t(hi - lo) + 1));
+  }
+  bool coin() { return (engine() >> 63) != 0; }
+};
+
+struct Shape {
+  unsigned maxNodes = 12;
+  unsigned numDevices = 2;
+  double ratio = 1.0;
+  bool inForest = false;
+  bool coupling = false;
+};
+
+struct Instance {
+  std::unique_ptr<TransferModel> tm;
+  PlacementProblem p;
+};
+
+Link makeLink(Device from, Device to, int64_t bw, int64_t lat,
+              PathClass cls = PathClass::DeviceCopy) {
+  Link l;
+  l.from = from;
+  l.to = to;
+  l.bandwidthBytesPerSec = bw;
+  l.latencyNs = lat;
+  l.pathClass = cls;
+  return l;
+}
+
+/// A random function: nodes with per-device times, arguments, results read
+/// by later nodes, host ops and returns; the same generator the property
+/// tests use.
+Instance randomInstance(Rng &rng, const Shape &shape) {
+  Instance in;
+  Topology t;
+  std::vector<Device> devs{Device::cpu(), Device::cuda(0)};
+  if (shape.numDevices == 3)
+    devs.push_back(rng.coin() ? Device::cuda(1) : Device::vulkan(0));
+  for (Device d : devs) {
+    DeviceInfo info;
+    info.device = d;
+    info.cpuType = d.isHost() || (d.kind == DeviceKind::Vulkan && rng.coin());
+    t.devices.push_back(info);
+    if (d.isHost() || rng.below(4) == 0)
+      continue;
+    static const int64_t bws[] = {8'000'000'000, 10'000'000'000, 16'000'000'000,
+                                  25'000'000'000};
+    static const int64_t lats[] = {5'000, 10'000, 30'000};
+    t.links.push_back(
+        makeLink(Device::cpu(), d, bws[rng.below(4)], lats[rng.below(3)]));
+    t.links.push_back(
+        makeLink(d, Device::cpu(), bws[rng.below(4)], lats[rng.below(3)]));
+  }
+  if (devs.size() == 3 && rng.coin()) {
+    t.links.push_back(
+        makeLink(devs[1], devs[2], 12'000'000'000, 15'000, PathClass::Peer));
+    if (rng.coin())
+      t.links.push_back(
+          makeLink(devs[2], devs[1], 12'000'000'000, 15'000, PathClass::Peer));
+  }
+  t.canonicalize();
+  in.tm = std::make_unique<TransferModel>(t);
+  PlacementProblem &p = in.p;
+  p.transfers = in.tm.get();
+  for (const DeviceInfo &d : t.devices)
+    p.devices.push_back(d.device);
+
+  unsigned n = 1 + unsigned(rng.below(shape.maxNodes));
+  double meanBytes = 800'000.0 / shape.ratio * 10.0;
+  auto bytes = [&] {
+    return uint64_t(meanBytes * double(25 + rng.below(176)) / 100.0);
+  };
+  auto someDevice = [&] {
+    return rng.below(3) == 0 ? p.devices[rng.below(p.devices.size())]
+                             : Device::cpu();
+  };
+  for (unsigned k = 0; k < n; ++k) {
+    PlaceNode node;
+    node.id = int64_t(k);
+    node.decisionDevice = p.devices[rng.below(p.devices.size())];
+    int64_t base = rng.between(100'000, 1'000'000);
+    std::vector<Device> admitted;
+    if (rng.below(10) == 0) {
+      admitted.push_back(p.devices[rng.below(p.devices.size())]);
+    } else {
+      for (Device d : p.devices)
+        if (rng.below(6) != 0)
+          admitted.push_back(d);
+      if (admitted.size() < 2)
+        admitted = p.devices;
+    }
+    for (Device d : admitted)
+      node.options.push_back(
+          {d, base * rng.between(10, 300) / 100 + rng.between(0, 999), {}});
+    p.nodes.push_back(std::move(node));
+  }
+  if (shape.inForest) {
+    std::vector<unsigned> open;
+    for (unsigned k = 0; k < n; ++k) {
+      std::vector<unsigned> still;
+      for (unsigned vi : open) {
+        if (rng.below(5) < 2)
+          p.values[vi].consumers.push_back(k);
+        else
+          still.push_back(vi);
+      }
+      open = std::move(still);
+      if (rng.coin()) {
+        PlaceValue arg = PlaceValue::onDevice(someDevice(), bytes());
+        arg.consumers.push_back(k);
+        p.values.push_back(arg);
+      }
+      p.values.push_back(PlaceValue::ofNode(k, bytes()));
+      open.push_back(unsigned(p.values.size() - 1));
+    }
+    for (unsigned vi : open)
+      if (rng.coin())
+        p.values[vi].fixedConsumers.push_back(someDevice());
+  } else {
+    unsigned numArgs = 1 + unsigned(rng.below(3));
+    for (unsigned i = 0; i < numArgs; ++i)
+      p.values.push_back(PlaceValue::onDevice(someDevice(), bytes()));
+    for (unsigned k = 0; k < n; ++k) {
+      unsigned reads = unsigned(rng.below(4));
+      for (unsigned r = 0; r < reads; ++r) {
+        PlaceValue &v = p.values[rng.below(p.values.size())];
+        if (!v.producer || *v.producer < k)
+          v.consumers.push_back(k);
+      }
+      unsigned results = rng.below(6) == 0 ? 2 : 1;
+      for (unsigned r = 0; r < results; ++r) {
+        PlaceValue v = PlaceValue::ofNode(k, bytes());
+        if (rng.below(5) == 0)
+          v.fixedConsumers.push_back(someDevice());
+        if (rng.below(10) == 0)
+          v.fixedConsumers.push_back(Device::cpu());
+        p.values.push_back(v);
+      }
+    }
+  }
+  if (shape.coupling) {
+    unsigned numAdj = 1 + unsigned(rng.below(4));
+    for (unsigned i = 0; i < numAdj; ++i) {
+      PlaceNode &node = p.nodes[rng.below(n)];
+      PlaceOption &o = node.options[rng.below(node.options.size())];
+      CouplingAdjustment a;
+      a.otherNode = p.nodes[rng.below(n)].id;
+      if (rng.coin())
+        a.condition = p.devices[rng.below(p.devices.size())];
+      else
+        a.condition = rng.coin() ? DeviceKind::Cpu : DeviceKind::Cuda;
+      a.deltaNs = rng.between(-400'000, 200'000);
+      o.couplings.push_back(a);
+    }
+  }
+  return in;
+}
+
+using Clock = std::chrono::steady_clock;
+
+/// Solves and adds the elapsed seconds to `seconds`.
+PlacementResult timedSolve(const PlacementProblem &p, PlacementAlgorithm a,
+                           double &seconds) {
+  Clock::time_point start = Clock::now();
+  llvm::Expected<PlacementResult> r = solvePlacement(p, a);
+  seconds += std::chrono::duration<double>(Clock::now() - start).count();
+  if (!r) {
+    std::fprintf(stderr, "error: %s\n", llvm::toString(r.takeError()).c_str());
+    std::exit(1);
+  }
+  return std::move(*r);
+}
+
+/// Gap of `total` over the optimum in percent of the optimum's magnitude
+/// (at least 1 ns, so coupled optima near zero stay finite).
+double gapPercent(int64_t total, int64_t best) {
+  double denom = std::max<double>(1.0, std::abs(double(best)));
+  return 100.0 * double(total - best) / denom;
+}
+
+struct Cell {
+  const char *name;
+  Shape shape;
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  unsigned dags = 1000, maxNodes = 12;
+  uint64_t seed = 1;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--dags"))
+      dags = unsigned(std::strtoul(argv[i + 1], nullptr, 10));
+    else if (!std::strcmp(argv[i], "--nodes"))
+      maxNodes = unsigned(std::strtoul(argv[i + 1], nullptr, 10));
+    else if (!std::strcmp(argv[i], "--seed"))
+      seed = std::strtoull(argv[i + 1], nullptr, 10);
+    else {
+      std::fprintf(stderr, "usage: %s [--dags N] [--nodes MAX] [--seed S]\n",
+                   argv[0]);
+      return 2;
+    }
+  }
+  maxNodes = std::min(std::max(maxNodes, 1u), kBruteForceMaxFreeNodes);
+
+  std::vector<Cell> cells;
+  static std::vector<std::string> names;
+  for (unsigned devices : {2u, 3u})
+    for (double ratio : {0.1, 1.0, 10.0}) {
+      Shape s;
+      s.maxNodes = maxNodes;
+      s.numDevices = devices;
+      s.ratio = ratio;
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%u devices, ratio %g", devices, ratio);
+      names.push_back(buf);
+      cells.push_back({nullptr, s});
+    }
+  for (unsigned devices : {2u, 3u}) {
+    Shape s;
+    s.maxNodes = maxNodes;
+    s.numDevices = devices;
+    s.inForest = true;
+    names.push_back(std::to_string(devices) + " devices, in-forest");
+    cells.push_back({nullptr, s});
+  }
+  {
+    Shape s;
+    s.maxNodes = maxNodes;
+    s.numDevices = 3;
+    s.coupling = true;
+    names.push_back("3 devices, coupled");
+    cells.push_back({nullptr, s});
+  }
+  for (size_t i = 0; i < cells.size(); ++i)
+    cells[i].name = names[i].c_str();
+
+  std::printf("placement gap against brute force: %u DAGs per cell, 1-%u "
+              "nodes, seed %llu\n\n",
+              dags, maxNodes, (unsigned long long)seed);
+  std::printf("%-24s | %9s %9s | %9s %9s | %7s | %12s %9s %9s\n", "cell",
+              "auto mean", "auto max", "grdy mean", "grdy max", "optimal",
+              "auto/brute t", "auto us", "brute us");
+  std::printf("%s\n",
+              std::string(24 + 3 + 19 + 3 + 19 + 3 + 7 + 3 + 32, '-').c_str());
+  Rng rng(seed);
+  for (const Cell &cell : cells) {
+    double autoSum = 0, autoMax = 0, greedySum = 0, greedyMax = 0;
+    double autoTime = 0, bruteTime = 0, greedyTime = 0;
+    unsigned optimal = 0;
+    for (unsigned i = 0; i < dags; ++i) {
+      Instance in = randomInstance(rng, cell.shape);
+      PlacementResult brute =
+          timedSolve(in.p, PlacementAlgorithm::BruteForce, bruteTime);
+      PlacementResult a = timedSolve(in.p, PlacementAlgorithm::Auto, autoTime);
+      PlacementResult g =
+          timedSolve(in.p, PlacementAlgorithm::Greedy, greedyTime);
+      int64_t best = brute.objective.totalNs;
+      double ga = gapPercent(a.objective.totalNs, best);
+      double gg = gapPercent(g.objective.totalNs, best);
+      autoSum += ga;
+      autoMax = std::max(autoMax, ga);
+      greedySum += gg;
+      greedyMax = std::max(greedyMax, gg);
+      optimal += a.objective.totalNs == best;
+    }
+    std::printf("%-24s | %8.3f%% %8.3f%% | %8.3f%% %8.3f%% | %6.1f%% | "
+                "%12.3f %9.1f %9.1f\n",
+                cell.name, autoSum / dags, autoMax, greedySum / dags, greedyMax,
+                100.0 * optimal / dags,
+                bruteTime > 0 ? autoTime / bruteTime : 0.0,
+                1e6 * autoTime / dags, 1e6 * bruteTime / dags);
+  }
+  std::printf("\ngap = (objective - optimum) / optimum; optimal = share of "
+              "DAGs where auto matched brute force; auto/brute t = total "
+              "time of auto over total time of brute force on the same "
+              "DAGs; auto us, brute us = mean microseconds per DAG.\n");
+  return 0;
+}
