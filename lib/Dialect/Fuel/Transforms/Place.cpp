@@ -14,6 +14,7 @@
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Dialect/Fuel/Transforms/NodeAnalysis.h"
 #include "fuel/Dialect/Fuel/Transforms/PlanState.h"
+#include "fuel/Dialect/Fuel/Transforms/ValueFlow.h"
 #include "fuel/Planner/Placement.h"
 #include "fuel/Planner/Transfer.h"
 
@@ -32,22 +33,6 @@ namespace mlir::fuel {
 using namespace mlir;
 using namespace mlir::fuel;
 namespace plan = ::fuel::plan;
-
-/// The value a reader really needs: views and copies are transparent
-/// (SEMANTICS §5), so a copy moves the root and views are re-made.
-static Value rootValue(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto copy = dyn_cast<CopyOp>(def)) {
-      v = copy.getSource();
-      continue;
-    }
-    Value source = getViewSource(def);
-    if (!source)
-      break;
-    v = source;
-  }
-  return v;
-}
 
 /// The coupling adjustments of a candidate attribute.
 static std::vector<plan::CouplingAdjustment> couplingsOf(CandidateAttr c) {
@@ -112,25 +97,9 @@ void PlacePass::runOnOperation() {
 
   // Where arguments live and results must end (SEMANTICS §5): their
   // residency, else the pinned device, else the host.
-  plan::Device defaultResidency = plan::Device::cpu();
-  if (DeviceAttr d = planCtx->config.getPinnedDevice())
-    defaultResidency = toPlan(d);
-  bool failedAny = false;
-  auto residency = [&](DictionaryAttr attrs, StringRef what,
-                       unsigned index) -> plan::Device {
-    auto d = attrs ? attrs.getAs<DeviceAttr>(FuelDialect::kResidencyAttrName)
-                   : DeviceAttr();
-    if (!d)
-      return defaultResidency;
-    plan::Device device = toPlan(d);
-    if (!llvm::is_contained(problem.devices, device)) {
-      func.emitError() << "residency of " << what << " #" << index << " is "
-                       << device.str()
-                       << ", which is not a device of the topology";
-      failedAny = true;
-    }
-    return device;
-  };
+  if (failed(verifyResidencies(func, problem.devices)))
+    return signalPassFailure();
+  plan::Device fallbackResidency = defaultResidency(planCtx->config);
 
   // Nodes: the best candidate per admitted device (sets are ranked).
   llvm::DenseMap<Operation *, unsigned> nodeIndex;
@@ -171,8 +140,7 @@ void PlacePass::runOnOperation() {
           plan::PlaceValue::ofNode(nodeIndex.lookup(node), bytes));
     else if (auto arg = dyn_cast<BlockArgument>(v))
       problem.values.push_back(plan::PlaceValue::onDevice(
-          residency(func.getArgAttrDict(arg.getArgNumber()), "argument",
-                    arg.getArgNumber()),
+          argumentResidency(func, arg.getArgNumber(), fallbackResidency),
           bytes));
     else
       problem.values.push_back(
@@ -192,7 +160,7 @@ void PlacePass::runOnOperation() {
       for (auto [i, operand] : llvm::enumerate(ret.getOperands()))
         if (std::optional<unsigned> v = valueOf(operand))
           problem.values[*v].fixedConsumers.push_back(
-              residency(func.getResultAttrDict(i), "result", i));
+              resultResidency(func, i, fallbackResidency));
       continue;
     }
     if (isViewOp(&op) || isa<CopyOp, arith::ConstantOp>(op))
@@ -202,9 +170,6 @@ void PlacePass::runOnOperation() {
       if (std::optional<unsigned> v = valueOf(operand))
         problem.values[*v].fixedConsumers.push_back(plan::Device::cpu());
   }
-  if (failedAny)
-    return signalPassFailure();
-
   llvm::Expected<plan::PlacementResult> result =
       plan::solvePlacement(problem, *algorithm);
   if (!result) {

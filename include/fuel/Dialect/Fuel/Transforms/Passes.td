@@ -309,4 +309,38 @@ def FuelPlacePass : Pass<"fuel-place", "mlir::func::FuncOp"> {
   ];
 }
 
+def FuelInsertResidencyCopiesPass
+    : Pass<"fuel-insert-residency-copies", "mlir::func::FuncOp"> {
+  let summary = "Inserts the copies a placement needs";
+  let description = [{
+    Objective: SEMANTICS §5 and §8. For every tensor value — a node result,
+    an argument, a host-op result or a constant — emit exactly its copy set
+    as `fuel.copy` ops: one per (value, target device), shared by every
+    reader there; where the topology has no direct link, two hops through
+    the host, the hop to the host made once and shared by every staged
+    target and by host readers. Returned values are brought to their
+    result's `fuel.residency`. A copy moves a view's root value and the view
+    is re-made on the target, so readers keep their view.
+
+    Copies are placed right after the value's definition (arguments: at the
+    start of the function), the host hop first, then targets in device
+    order; re-made views follow their copy. Copies already in the IR are
+    removed first and rebuilt, so running the pass (or `fuel-plan`) on its
+    own output gives the same IR.
+
+    Invariant: the copies cost, by the transfer model, exactly what the
+    placement objective charged. When the function carries
+    `fuel.predicted_ns`, the pass checks that equality and reports a
+    mismatch as an error. The statistics `copies` and `bytes` count what was
+    inserted.
+
+    Errors: a node without a placement (run fuel-place first); a residency
+    naming a device the topology lacks.
+  }];
+  let statistics = [
+    Statistic<"numCopies", "copies", "Number of fuel.copy ops inserted">,
+    Statistic<"numBytes", "bytes", "Bytes moved by the inserted copies">
+  ];
+}
+
 #endif // FUEL_DIALECT_FUEL_TRANSFORMS_PASSES_TD
