@@ -200,6 +200,10 @@ void EnumerateCandidatesPass::runOnOperation() {
     // A placement made from earlier candidates no longer holds.
     if (node.getPlacementAttr())
       node.removePlacementAttr();
+    if (node.getNextBestDeviceAttr()) {
+      node.removeNextBestDeviceAttr();
+      node.removeNextBestDeltaNsAttr();
+    }
   }
   if (failedAny)
     signalPassFailure();
