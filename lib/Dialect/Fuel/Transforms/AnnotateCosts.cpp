@@ -46,6 +46,10 @@ struct Priced {
   std::string error;
   /// Prior warnings (describePriors lines), one per device that used one.
   std::vector<std::string> priors;
+  /// Candidates priced, and those priced with a prior, counted for every
+  /// node that shares this set.
+  uint64_t numPriced = 0;
+  uint64_t numPriors = 0;
 };
 } // namespace
 
@@ -53,8 +57,7 @@ struct Priced {
 /// bytes on `topology`.
 static Priced price(MLIRContext *ctx, AlternativeSetAttr set,
                     const NodeFacts &facts, uint64_t operandBytes,
-                    uint64_t resultBytes, const plan::Topology &topology,
-                    uint64_t &numPriced, uint64_t &numPriors) {
+                    uint64_t resultBytes, const plan::Topology &topology) {
   const target::KernelRegistry &registry = target::KernelRegistry::get();
   std::vector<plan::Candidate> candidates = toPlan(set);
   std::string dtype = facts.dtypes.principal();
@@ -90,9 +93,9 @@ static Priced price(MLIRContext *ctx, AlternativeSetAttr set,
     c.timeSource = plan::TimeSource::Static;
     c.hostBytes = fp.hostBytes;
     c.deviceBytes = fp.deviceBytes;
-    ++numPriced;
+    ++out.numPriced;
     if (time.usedPrior()) {
-      ++numPriors;
+      ++out.numPriors;
       std::string line = plan::describePriors(*info, dtype, time);
       if (!llvm::is_contained(out.priors, line))
         out.priors.push_back(line);
@@ -117,7 +120,6 @@ void AnnotateCostsPass::runOnOperation() {
   llvm::StringMap<Priced> memo;
   llvm::StringSet<> warned;
   bool failedAny = false;
-  uint64_t priced = 0, priors = 0;
   for (NodeOp node : nodes) {
     AlternativeSetAttr set = node.getAlternativesAttr();
     Operation *root = getNodeRoot(node);
@@ -151,9 +153,8 @@ void AnnotateCostsPass::runOnOperation() {
     }
     auto it = memo.find(key);
     if (it == memo.end())
-      it = memo.try_emplace(key,
-                            price(ctx, set, *facts, operandBytes, resultBytes,
-                                  planCtx->topology, priced, priors))
+      it = memo.try_emplace(key, price(ctx, set, *facts, operandBytes,
+                                       resultBytes, planCtx->topology))
                .first;
     const Priced &result = it->second;
     if (!result.set) {
@@ -161,6 +162,8 @@ void AnnotateCostsPass::runOnOperation() {
       failedAny = true;
       continue;
     }
+    numPriced += result.numPriced;
+    numPriors += result.numPriors;
     // Priors are warned about once per device and dtype in a function.
     for (const std::string &line : result.priors)
       if (warned.insert(line).second)
@@ -168,8 +171,6 @@ void AnnotateCostsPass::runOnOperation() {
     if (result.set != set)
       node.setAlternativesAttr(result.set);
   }
-  numPriced += priced;
-  numPriors += priors;
   if (failedAny)
     signalPassFailure();
 }

@@ -56,6 +56,8 @@ void FilterCandidatesPass::runOnOperation() {
   struct Outcome {
     AlternativeSetAttr set;
     std::string error;
+    /// Candidates the chain removed, counted for every node that shares it.
+    uint64_t filtered = 0;
   };
   llvm::DenseMap<Key, Outcome> memo;
   bool failedAny = false;
@@ -94,7 +96,7 @@ void FilterCandidatesPass::runOnOperation() {
       if (!sel) {
         outcome.error = llvm::toString(sel.takeError());
       } else {
-        numFiltered += candidates.size() - sel->candidates.size();
+        outcome.filtered = candidates.size() - sel->candidates.size();
         outcome.set =
             sel->candidates.size() == candidates.size()
                 ? set
@@ -107,6 +109,7 @@ void FilterCandidatesPass::runOnOperation() {
       failedAny = true;
       continue;
     }
+    numFiltered += it->second.filtered;
     if (it->second.set != set)
       node.setAlternativesAttr(it->second.set);
   }

@@ -15,7 +15,10 @@
 #include "fuel/Planner/Retention.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
 
 namespace mlir::fuel {
 #define GEN_PASS_DEF_FUELRETAINFRONTIERPASS
@@ -150,23 +153,36 @@ void RetainFrontierPass::runOnOperation() {
         failedAny = true;
         continue;
       }
-      if (explain)
-        out.explanation = ::explain(ranked, decisionDevice);
-      ArrayRef<CandidateAttr> attrs = set.getCandidates();
+      // SEMANTICS §3 step 2: fallback candidates count only when no
+      // admitted device kept a survivor (fuel-filter-candidates has already
+      // dropped them otherwise, but this pass can run without it), and a
+      // fallback set is frozen to its single winner.
+      ArrayRef<CandidateAttr> all = set.getCandidates();
+      SmallVector<CandidateAttr> attrs;
+      std::vector<plan::Candidate> primary;
+      for (auto [c, attr] : llvm::zip_equal(ranked, all)) {
+        if (c.fallback)
+          continue;
+        primary.push_back(c);
+        attrs.push_back(attr);
+      }
       SmallVector<CandidateAttr> kept;
-      if (ranked.front().fallback) {
-        // SEMANTICS §3 step 2: a fallback set is frozen to its winner.
-        kept.push_back(attrs.front());
+      if (primary.empty()) {
+        if (explain)
+          out.explanation = ::explain(ranked, decisionDevice);
+        kept.push_back(all.front());
       } else {
+        if (explain)
+          out.explanation = ::explain(primary, decisionDevice);
         plan::RetentionReport report =
-            plan::retainFrontier(ranked, keepPerDevice, decisionDevice);
+            plan::retainFrontier(primary, keepPerDevice, decisionDevice);
         for (unsigned i : report.keptRankIndices)
           kept.push_back(attrs[i]);
         out.overCapDevices = report.overCapDevices;
         out.overCapExcess = report.overCapExcess;
       }
-      out.dropped = attrs.size() - kept.size();
-      out.set = kept.size() == attrs.size()
+      out.dropped = all.size() - kept.size();
+      out.set = kept.size() == all.size()
                     ? set
                     : AlternativeSetAttr::get(ctx, set.getDecision(), kept);
       it = memo.try_emplace(set, std::move(out)).first;
@@ -175,11 +191,12 @@ void RetainFrontierPass::runOnOperation() {
     numDropped += r.dropped;
     numOverCap += r.overCapExcess;
     if (!r.overCapDevices.empty()) {
-      InFlightDiagnostic diag =
-          node.emitRemark()
-          << describeNode(node) << " keeps " << r.overCapExcess
-          << " candidate(s) over keep-per-device=" << keepPerDevice
-          << " because they are protected, on ";
+      InFlightDiagnostic diag = node.emitRemark()
+                                << describeNode(node) << " keeps "
+                                << r.overCapExcess
+                                << " candidate(s) over keep-per-device="
+                                << std::max<unsigned>(keepPerDevice, 1)
+                                << " because they are protected, on ";
       llvm::interleaveComma(r.overCapDevices, diag,
                             [&](plan::Device d) { diag << d.str(); });
     }

@@ -1,0 +1,92 @@
+// RUN: fuel-opt %s --split-input-file -mlir-print-local-scope \
+// RUN:   --fuel-plan="topology=%topologies/cpu-cuda.json" | FileCheck %s
+// RUN: fuel-opt %s --split-input-file --fuel-plan="topology=%topologies/cpu-cuda.json" -o %t1
+// RUN: fuel-opt %t1 --split-input-file --fuel-plan="topology=%topologies/cpu-cuda.json" -o %t2
+// RUN: diff %t1 %t2
+// RUN: fuel-opt %s --fuel-plan="topology=%topologies/cpu-cuda.json" \
+// RUN:   -mlir-pass-statistics -mlir-pass-statistics-display=list -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=%if stats %{STATS%} %else %{NOSTATS%}
+
+// The fuel-plan pipeline (attach, form nodes, enumerate, filter, price, rank,
+// retain) on a CPU + GPU topology. Planning planned IR changes nothing
+// (the diff above). Times are those of fuel-annotate-costs.mlir.
+
+// Pass statistics exist only where LLVM was built with statistics (an
+// assertions build or LLVM_FORCE_ENABLE_STATS): elsewhere the report is
+// empty, so the values are checked only under the lit feature `stats`.
+// This run plans the whole file as one module: 12 + 10 candidates, of
+// which the strided matmul's blis, openblas and cublas are filtered out.
+// NOSTATS: Pass statistics report
+// STATS-DAG: (S) {{ *}}22 candidates - Number of candidates enumerated
+// STATS-DAG: (S) {{ *}}3 filtered - Number of candidates filtered out
+// STATS-DAG: (S) {{ *}}19 priced - Number of candidates priced
+// STATS-DAG: (S) {{ *}}0 priors - Number of prices that used a prior
+// STATS-DAG: (S) {{ *}}0 dropped - Number of candidates dropped
+
+// Tests that each node of a two-layer network gets ranked alternatives on
+// both devices, with a host op between two nodes. The matmuls run fastest on
+// the GPU; the small exp on the host, where the GPU's dispatch overhead
+// dominates: 2048 elements, flops 8*2048 = 16384, bytes 4*(2048+2048) = 16384,
+//   cpu.generated  .5/.8:  max(16384/16, 16384/16) = 1024 + 2000 = 3024
+//   cuda.generated .5/.85: max(ceil(16384/25000) = 1, ceil(16384/2550) = 7)
+//                          + 5000 = 5007
+// The second matmul (M=64, N=32, K=32) is small enough for blis's lower
+// overhead to beat openblas: flops 2*64*32*32 = 131072, bytes
+// 4*(64*32 + 32*32 + 64*32) = 20480,
+//   cpu.blis       max(131072/25.6 = 5120, 20480/16 = 1280) + 2000 + 1000 = 8120
+//   cpu.openblas   max(ceil(4818.8) = 4819, 1280) + 2000 + 1500          = 8319
+//   cpu.generated  max(ceil(9102.2) = 9103, ceil(1706.7) = 1707) + 2000  = 11103
+//   cuda.cublas    max(ceil(3.08) = 4, ceil(8.03) = 9) + 5000 + 3000     = 8009
+//   cuda.generated max(ceil(6.55) = 7, ceil(9.75) = 10) + 5000           = 5010
+
+// CHECK-LABEL: func.func @network
+// CHECK: fuel.node 0 matmul
+// CHECK-SAME: [#fuel.candidate<"cuda.generated.matmul_f32"{{[^#]*}}time_ns = 5028 static{{[^#]*}}#fuel.candidate<"cuda.cublas.matmul_f32"{{[^#]*}}time_ns = 8023 static{{[^#]*}}#fuel.candidate<"cpu.openblas.matmul_f32"{{[^#]*}}time_ns = 22776 static{{[^#]*}}#fuel.candidate<"cpu.blis.matmul_f32"{{[^#]*}}time_ns = 23480 static{{[^#]*}}#fuel.candidate<"cpu.generated.matmul_f32"{{[^#]*}}time_ns = 38409 static{{[^#]*}}]> {
+// CHECK: call @log
+// CHECK: fuel.node 1 elementwise
+// CHECK-SAME: [#fuel.candidate<"cpu.generated.elementwise_f32"{{[^#]*}}time_ns = 3024 static{{[^#]*}}#fuel.candidate<"cuda.generated.elementwise_f32"{{[^#]*}}time_ns = 5007 static{{[^#]*}}]> {
+// CHECK: fuel.node 2 matmul
+// CHECK-SAME: [#fuel.candidate<"cuda.generated.matmul_f32"{{[^#]*}}time_ns = 5010 static{{[^#]*}}#fuel.candidate<"cuda.cublas.matmul_f32"{{[^#]*}}time_ns = 8009 static{{[^#]*}}#fuel.candidate<"cpu.blis.matmul_f32"{{[^#]*}}time_ns = 8120 static{{[^#]*}}#fuel.candidate<"cpu.openblas.matmul_f32"{{[^#]*}}time_ns = 8319 static{{[^#]*}}#fuel.candidate<"cpu.generated.matmul_f32"{{[^#]*}}time_ns = 11103 static{{[^#]*}}]> {
+func.func private @log(tensor<64x32xf32>)
+func.func @network(%x: tensor<64x128xf32>, %w1: tensor<128x32xf32>, %w2: tensor<32x32xf32>) -> tensor<64x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x32xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<64x32xf32>) -> tensor<64x32xf32>
+  %h = linalg.matmul ins(%x, %w1 : tensor<64x128xf32>, tensor<128x32xf32>)
+                     outs(%acc : tensor<64x32xf32>) -> tensor<64x32xf32>
+  func.call @log(%h) : (tensor<64x32xf32>) -> ()
+  %r = linalg.exp ins(%h : tensor<64x32xf32>) outs(%e : tensor<64x32xf32>) -> tensor<64x32xf32>
+  %y = linalg.matmul ins(%r, %w2 : tensor<64x32xf32>, tensor<32x32xf32>)
+                     outs(%acc : tensor<64x32xf32>) -> tensor<64x32xf32>
+  return %y : tensor<64x32xf32>
+}
+
+// -----
+
+// Tests that a pinned node keeps only its pin's candidates and a destructive
+// node only the decision device's, through the whole pipeline, and that a
+// strided operand leaves the generated kernels.
+
+// CHECK-LABEL: func.func @constrained
+// CHECK: fuel.node 0 matmul
+// CHECK-SAME: pin cuda:0 alternatives #fuel.alternatives<decision = <{{[^>]*}}device = cuda:0>, [#fuel.candidate<"cuda.generated.matmul_f32"{{[^#]*}}#fuel.candidate<"cuda.cublas.matmul_f32"{{[^#]*}}]> {
+// CHECK: fuel.node 1 matmul
+// CHECK-SAME: destructive alternatives #fuel.alternatives<decision = <{{[^>]*}}device = cpu>, [#fuel.candidate<"cpu.openblas.matmul_f32"{{[^#]*}}#fuel.candidate<"cpu.blis.matmul_f32"{{[^#]*}}#fuel.candidate<"cpu.generated.matmul_f32"{{[^#]*}}]> {
+// CHECK: tensor.extract_slice
+// CHECK: fuel.node 2 matmul
+// CHECK-SAME: [#fuel.candidate<"cuda.generated.matmul_f32"{{[^#]*}}#fuel.candidate<"cpu.generated.matmul_f32"{{[^#]*}}]> {
+func.func @constrained(%a: tensor<64x128xf32>, %b: tensor<128x32xf32>, %big: tensor<64x256xf32>) -> tensor<64x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x32xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<64x32xf32>) -> tensor<64x32xf32>
+  %m = linalg.matmul {fuel.pin = #fuel.device<cuda:0>}
+                     ins(%a, %b : tensor<64x128xf32>, tensor<128x32xf32>)
+                     outs(%acc : tensor<64x32xf32>) -> tensor<64x32xf32>
+  %n = linalg.matmul {fuel.destructive}
+                     ins(%a, %b : tensor<64x128xf32>, tensor<128x32xf32>)
+                     outs(%m : tensor<64x32xf32>) -> tensor<64x32xf32>
+  %s = tensor.extract_slice %big[0, 0] [64, 128] [1, 2] : tensor<64x256xf32> to tensor<64x128xf32>
+  %o = linalg.matmul ins(%s, %b : tensor<64x128xf32>, tensor<128x32xf32>)
+                     outs(%n : tensor<64x32xf32>) -> tensor<64x32xf32>
+  return %o : tensor<64x32xf32>
+}
