@@ -70,11 +70,22 @@ struct FormNodesPass
       Operation *user = use.getOwner();
       if (!classifyKernelOp(user))
         return false;
+      if (isPoolWindow(use))
+        continue;
       auto dps = dyn_cast<DestinationStyleOpInterface>(user);
       if (!dps || !dps.isDpsInit(&use))
         return false;
     }
     return !op->use_empty();
+  }
+
+  /// True when `use` is the window operand of a pooling op: a tensor whose
+  /// shape is the window and whose contents are never read, so it is made
+  /// inside the node like a destination instead of being moved.
+  static bool isPoolWindow(OpOperand &use) {
+    Operation *user = use.getOwner();
+    return user->getName().getStringRef().starts_with("linalg.pooling_") &&
+           use.getOperandNumber() == 1;
   }
 
   /// True when `op` is a fill of a scalar into a fresh tensor.
@@ -111,15 +122,15 @@ LogicalResult FormNodesPass::checkShape(func::FuncOp func) {
                               << func.getSymName() << "' has dynamic shape "
                               << type << "; fuel plans static shapes only";
   for (Operation &op : body.front()) {
-    if (op.getNumRegions() > 0 && !isa<NodeOp>(op) && !classifyKernelOp(&op)) {
-      if (isa<linalg::LinalgOp>(op))
-        return op.emitError()
-               << "'" << op.getName()
-               << "' works on buffers; fuel plans linalg ops on tensors only";
+    // linalg.softmax has no region, so buffers are checked for it apart.
+    if (isa<linalg::LinalgOp, linalg::SoftmaxOp>(op) && !classifyKernelOp(&op))
+      return op.emitError()
+             << "'" << op.getName()
+             << "' works on buffers; fuel plans linalg ops on tensors only";
+    if (op.getNumRegions() > 0 && !isa<NodeOp>(op) && !classifyKernelOp(&op))
       return op.emitError() << "'" << op.getName()
                             << "' has nested regions; fuel plans functions "
                                "without control flow only";
-    }
     for (Type t : op.getResultTypes())
       if (isDynamicTensor(t))
         return op.emitError() << "result of type " << t
@@ -138,12 +149,16 @@ void FormNodesPass::formNode(Operation *root, int64_t id, OpKind kind) {
   OpBuilder builder(root);
   Location loc = root->getLoc();
 
-  // The init chain to clone: destinations made by tensor.empty or by a
-  // scalar fill of one, used only as destinations.
+  // The init chain to clone: destinations (and pooling windows) made by
+  // tensor.empty or by a scalar fill of one, used only that way.
   SmallVector<Operation *, 4> chain;
   llvm::SmallDenseSet<Value, 4> chainValues;
   if (auto dps = dyn_cast<DestinationStyleOpInterface>(root)) {
-    for (Value init : dps.getDpsInits()) {
+    SmallVector<Value, 2> made = dps.getDpsInits();
+    if (root->getName().getStringRef().starts_with("linalg.pooling_") &&
+        root->getNumOperands() > 1)
+      made.push_back(root->getOperand(1)); // the window
+    for (Value init : made) {
       Operation *def = init.getDefiningOp();
       if (!def || !initOps.contains(def))
         continue;

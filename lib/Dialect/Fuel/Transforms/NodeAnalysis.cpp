@@ -152,7 +152,8 @@ static std::string namedElementwiseFunction(Operation *op) {
 
 /// True when every indexing map of `op` suits an elementwise op: outputs
 /// use the identity, inputs a broadcast (a projected permutation keeping
-/// the loop order).
+/// the loop order, where a unit dimension may also be indexed by 0, as in
+/// `(d0, d1) -> (0, d1)` for a tensor<1xNxf32>).
 static bool hasElementwiseMaps(linalg::LinalgOp op) {
   for (OpOperand &operand : op->getOpOperands()) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
@@ -161,10 +162,18 @@ static bool hasElementwiseMaps(linalg::LinalgOp op) {
         return false;
       continue;
     }
-    if (!map.isProjectedPermutation())
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/true))
       return false;
+    auto shaped = dyn_cast<ShapedType>(operand.get().getType());
     int64_t last = -1;
-    for (AffineExpr e : map.getResults()) {
+    for (auto [i, e] : llvm::enumerate(map.getResults())) {
+      // A 0 broadcasts a unit dimension; reading element 0 of a longer
+      // dimension is a slice, not a broadcast.
+      if (isa<AffineConstantExpr>(e)) {
+        if (!shaped || shaped.getDimSize(i) != 1)
+          return false;
+        continue;
+      }
       auto d = dyn_cast<AffineDimExpr>(e);
       if (!d || static_cast<int64_t>(d.getPosition()) <= last)
         return false;
@@ -175,8 +184,11 @@ static bool hasElementwiseMaps(linalg::LinalgOp op) {
 }
 
 std::optional<PlanKind> mlir::fuel::classifyKernelOp(Operation *op) {
-  if (isa<linalg::SoftmaxOp>(op))
+  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
+    if (!softmax.hasPureTensorSemantics())
+      return std::nullopt;
     return PlanKind::Softmax;
+  }
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || !linalgOp.hasPureTensorSemantics())
     return std::nullopt;

@@ -1,5 +1,4 @@
-//===- NodeAnalysis.h - What the planner needs to know about an op -*- C++
-//-*-===//
+//===- NodeAnalysis.h - What the planner knows about an op ------*- C++ -*-===//
 //
 // The IR side of SEMANTICS §4: which ops are kernel-bearing and of which op
 // kind, their shape figures (size class and cost function inputs), op params
