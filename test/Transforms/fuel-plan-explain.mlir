@@ -1,5 +1,5 @@
 // RUN: fuel-opt %s --split-input-file -verify-diagnostics \
-// RUN:   --fuel-plan="topology=%topologies/cpu-cuda.json explain=true" -o /dev/null
+// RUN:   --fuel-plan-candidates="topology=%topologies/cpu-cuda.json explain=true" -o /dev/null
 
 // The explain remarks of the pipeline on a CPU + GPU topology (times as in
 // fuel-annotate-costs.mlir).

@@ -1,8 +1,8 @@
 // RUN: fuel-opt %s --split-input-file -verify-diagnostics -mlir-print-local-scope \
-// RUN:   --fuel-plan="topology=%topologies/cpu-cuda.json price-transfers=false pinned-device=cuda:0 precision=deterministic explain=true" \
+// RUN:   --fuel-plan-candidates="topology=%topologies/cpu-cuda.json price-transfers=false pinned-device=cuda:0 precision=deterministic explain=true" \
 // RUN:   | FileCheck %s
 // RUN: fuel-opt %s --split-input-file -verify-diagnostics -mlir-print-local-scope \
-// RUN:   --fuel-plan="topology=%topologies/cpu-cuda.json allow-cost-placement=false pinned-device=cuda:0 precision=deterministic explain=true" \
+// RUN:   --fuel-plan-candidates="topology=%topologies/cpu-cuda.json allow-cost-placement=false pinned-device=cuda:0 precision=deterministic explain=true" \
 // RUN:   | FileCheck %s
 
 // Tests that with pricing (or cost placement) off, a decision device left

@@ -1,5 +1,5 @@
 // RUN: fuel-opt %s -verify-diagnostics -mlir-print-local-scope \
-// RUN:   --fuel-plan="topology=%topologies/cpu-cuda.json keep-per-device=1" | FileCheck %s
+// RUN:   --fuel-plan-candidates="topology=%topologies/cpu-cuda.json keep-per-device=1" | FileCheck %s
 
 // Tests what retention keeps with keep-per-device=1 on the real registry:
 // every (device, kernel source) has one variant, so each candidate is the

@@ -1,11 +1,11 @@
 // RUN: fuel-opt %s -mlir-print-local-scope \
-// RUN:   --fuel-plan="topology=%topologies/cpu-only.json" | FileCheck %s --check-prefix=NONE
+// RUN:   --fuel-plan-candidates="topology=%topologies/cpu-only.json" | FileCheck %s --check-prefix=NONE
 // RUN: fuel-opt %s -mlir-print-local-scope \
-// RUN:   --fuel-plan="topology=%topologies/cpu-only.json precision=deterministic" | FileCheck %s --check-prefix=DET
+// RUN:   --fuel-plan-candidates="topology=%topologies/cpu-only.json precision=deterministic" | FileCheck %s --check-prefix=DET
 // RUN: fuel-opt %s -mlir-print-local-scope \
-// RUN:   --fuel-plan="topology=%topologies/cpu-only.json precision=bit-stable" | FileCheck %s --check-prefix=DET
+// RUN:   --fuel-plan-candidates="topology=%topologies/cpu-only.json precision=bit-stable" | FileCheck %s --check-prefix=DET
 // RUN: fuel-opt %s -mlir-print-local-scope \
-// RUN:   --fuel-plan="topology=%topologies/cpu-only.json prefer-bit-stable=true" | FileCheck %s --check-prefix=DET
+// RUN:   --fuel-plan-candidates="topology=%topologies/cpu-only.json prefer-bit-stable=true" | FileCheck %s --check-prefix=DET
 
 // Tests that the precision requirement changes the winner on the host
 // (test/topologies/cpu-only.json; times as in fuel-annotate-costs.mlir):

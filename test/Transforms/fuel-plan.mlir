@@ -1,5 +1,7 @@
 // RUN: fuel-opt %s --split-input-file -mlir-print-local-scope \
-// RUN:   --fuel-plan="topology=%topologies/cpu-cuda.json" | FileCheck %s
+// RUN:   --fuel-plan-candidates="topology=%topologies/cpu-cuda.json" | FileCheck %s
+// RUN: fuel-opt %s --split-input-file -mlir-print-local-scope \
+// RUN:   --fuel-plan="topology=%topologies/cpu-cuda.json" | FileCheck %s --check-prefix=PLAN
 // RUN: fuel-opt %s --split-input-file --fuel-plan="topology=%topologies/cpu-cuda.json" -o %t1
 // RUN: fuel-opt %t1 --split-input-file --fuel-plan="topology=%topologies/cpu-cuda.json" -o %t2
 // RUN: diff %t1 %t2
@@ -7,9 +9,11 @@
 // RUN:   -mlir-pass-statistics -mlir-pass-statistics-display=list -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=%if stats %{STATS%} %else %{NOSTATS%}
 
-// The fuel-plan pipeline (attach, form nodes, enumerate, filter, price, rank,
-// retain) on a CPU + GPU topology. Planning planned IR changes nothing
-// (the diff above). Times are those of fuel-annotate-costs.mlir.
+// The fuel-plan pipeline on a CPU + GPU topology. `fuel-plan-candidates`
+// (attach, form nodes, enumerate, filter, price, rank, retain) shows every
+// device's alternatives (CHECK); `fuel-plan` goes on to place the nodes and
+// insert the copies (PLAN). Planning planned IR changes nothing (the diff
+// above). Times are those of fuel-annotate-costs.mlir.
 
 // Pass statistics exist only where LLVM was built with statistics (an
 // assertions build or LLVM_FORCE_ENABLE_STATS): elsewhere the report is
@@ -47,6 +51,15 @@
 // CHECK-SAME: [#fuel.candidate<"cpu.generated.elementwise_f32"{{[^#]*}}time_ns = 3024 static{{[^#]*}}#fuel.candidate<"cuda.generated.elementwise_f32"{{[^#]*}}time_ns = 5007 static{{[^#]*}}]> {
 // CHECK: fuel.node 2 matmul
 // CHECK-SAME: [#fuel.candidate<"cuda.generated.matmul_f32"{{[^#]*}}time_ns = 5010 static{{[^#]*}}#fuel.candidate<"cuda.cublas.matmul_f32"{{[^#]*}}time_ns = 8009 static{{[^#]*}}#fuel.candidate<"cpu.blis.matmul_f32"{{[^#]*}}time_ns = 8120 static{{[^#]*}}#fuel.candidate<"cpu.openblas.matmul_f32"{{[^#]*}}time_ns = 8319 static{{[^#]*}}#fuel.candidate<"cpu.generated.matmul_f32"{{[^#]*}}time_ns = 11103 static{{[^#]*}}]> {
+// With transfers priced, this small network stays on the host: all-cpu is
+// 22,776 + 3,024 + 8,120 = 33,920 ns, and moving any node alone to the GPU
+// costs more in copies (10,000 ns latency each way) than it saves.
+// PLAN-LABEL: func.func @network
+// PLAN-SAME: fuel.predicted_ns = #fuel.predicted<total = 33920, nodes = 33920, copies = 0, coupling = 0>
+// PLAN-NOT: fuel.copy
+// PLAN: fuel.node 0 matmul {{.*}} on cpu next_best cuda:0 (+14547 ns)
+// PLAN: fuel.node 1 elementwise {{.*}} on cpu next_best cuda:0 (+22639 ns)
+// PLAN: fuel.node 2 matmul {{.*}} on cpu next_best cuda:0 (+27710 ns)
 func.func private @log(tensor<64x32xf32>)
 func.func @network(%x: tensor<64x128xf32>, %w1: tensor<128x32xf32>, %w2: tensor<32x32xf32>) -> tensor<64x32xf32> {
   %zero = arith.constant 0.0 : f32
@@ -75,6 +88,26 @@ func.func @network(%x: tensor<64x128xf32>, %w1: tensor<128x32xf32>, %w2: tensor<
 // CHECK: tensor.extract_slice
 // CHECK: fuel.node 2 matmul
 // CHECK-SAME: [#fuel.candidate<"cuda.generated.matmul_f32"{{[^#]*}}#fuel.candidate<"cpu.generated.matmul_f32"{{[^#]*}}]> {
+// Placement: node 0 is pinned to cuda:0, node 1 (destructive) stays on its
+// decision device, cpu; node 2 (generated kernels only) runs on cuda:0,
+// 5,028 vs 38,409 ns. Nodes: 5,028 + 22,776 + 5,028 = 32,832. Copies, each
+// 10,000 ns + bytes / 25 B/ns: a (32,768 B) 11,311; b (16,384 B) 10,656;
+// big (65,536 B) 12,622; node 0's result to cpu, node 1's to cuda:0 and
+// node 2's back for the return (8,192 B each) 3 x 10,328. Total 98,405. The
+// strided slice is re-made on the copy of its root.
+// PLAN-LABEL: func.func @constrained
+// PLAN-SAME: #fuel.predicted<total = 98405, nodes = 32832, copies = 65573, coupling = 0>
+// PLAN: %[[A:.+]] = fuel.copy %arg0 : tensor<64x128xf32> from cpu to cuda:0
+// PLAN: %[[B:.+]] = fuel.copy %arg1 : tensor<128x32xf32> from cpu to cuda:0
+// PLAN: %[[BIG:.+]] = fuel.copy %arg2 : tensor<64x256xf32> from cpu to cuda:0
+// PLAN: %[[M:.+]] = fuel.node 0 matmul (%[[A]], %[[B]]) {{.*}} pin cuda:0 on cuda:0 alternatives
+// PLAN: %[[MH:.+]] = fuel.copy %[[M]] : tensor<64x32xf32> from cuda:0 to cpu
+// PLAN: %[[N:.+]] = fuel.node 1 matmul (%arg0, %arg1, %[[MH]]) {{.*}} on cpu destructive alternatives
+// PLAN: %[[ND:.+]] = fuel.copy %[[N]] : tensor<64x32xf32> from cpu to cuda:0
+// PLAN: %[[S:.+]] = tensor.extract_slice %[[BIG]][0, 0] [64, 128] [1, 2]
+// PLAN: %[[O:.+]] = fuel.node 2 matmul (%[[S]], %[[B]], %[[ND]]) {{.*}} on cuda:0 next_best cpu (+103 ns)
+// PLAN: %[[OH:.+]] = fuel.copy %[[O]] : tensor<64x32xf32> from cuda:0 to cpu
+// PLAN: return %[[OH]]
 func.func @constrained(%a: tensor<64x128xf32>, %b: tensor<128x32xf32>, %big: tensor<64x256xf32>) -> tensor<64x32xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x32xf32>

@@ -1,7 +1,7 @@
 //===- PlanPipeline.cpp - The fuel-plan pipeline and pass registration ----===//
 //
 // `fuel-plan` (DESIGN.md: one pipeline runs IR stages 2-5) with the options
-// of SEMANTICS §9 that the stages built so far read.
+// of SEMANTICS §9.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,8 +13,10 @@
 using namespace mlir;
 using namespace mlir::fuel;
 
-void mlir::fuel::buildPlanPipeline(OpPassManager &pm,
-                                   const PlanPipelineOptions &options) {
+/// Stages 2-4: the topology stamp, node formation and phase A. Returns the
+/// nested function pass manager so the full pipeline can append phase B.
+static OpPassManager &buildCandidates(OpPassManager &pm,
+                                      const PlanPipelineOptions &options) {
   FuelAttachTopologyPassOptions attach;
   attach.topology = options.topology;
   attach.precision = options.precision;
@@ -36,12 +38,35 @@ void mlir::fuel::buildPlanPipeline(OpPassManager &pm,
   retain.keepPerDevice = options.keepPerDevice;
   retain.explain = options.explain;
   fpm.addPass(createFuelRetainFrontierPass(retain));
+  return fpm;
+}
+
+void mlir::fuel::buildPlanCandidatesPipeline(
+    OpPassManager &pm, const PlanPipelineOptions &options) {
+  (void)buildCandidates(pm, options);
+}
+
+void mlir::fuel::buildPlanPipeline(OpPassManager &pm,
+                                   const PlanPipelineOptions &options) {
+  OpPassManager &fpm = buildCandidates(pm, options);
+  FuelPlacePassOptions place;
+  place.placementAlgorithm = options.placementAlgorithm;
+  place.explain = options.explain;
+  fpm.addPass(createFuelPlacePass(place));
+  fpm.addPass(createFuelInsertResidencyCopiesPass());
 }
 
 void mlir::fuel::registerFuelPlanPipeline() {
   PassPipelineRegistration<PlanPipelineOptions>(
       "fuel-plan",
       "Plan every kernel-bearing op: stamp the topology, form nodes, and "
-      "enumerate, filter, price, rank and retain candidates per device",
+      "enumerate, filter, price, rank and retain candidates per device, place "
+      "every node with transfers priced, and insert the copies",
       buildPlanPipeline);
+  PassPipelineRegistration<PlanPipelineOptions>(
+      "fuel-plan-candidates",
+      "The first half of fuel-plan: stamp the topology, form nodes, and "
+      "enumerate, filter, price, rank and retain candidates on every admitted "
+      "device, without placing (to inspect every device's alternatives)",
+      buildPlanCandidatesPipeline);
 }

@@ -66,11 +66,18 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
 };
 
 /// Adds the `fuel-plan` pipeline to `pm` (a module pass manager):
-/// attach-topology, then per function form-nodes, phase A and placement.
+/// attach-topology, then per function form-nodes, phase A, placement and
+/// copy insertion.
 void buildPlanPipeline(OpPassManager &pm, const PlanPipelineOptions &options);
 
-/// Registers the `fuel-plan` pipeline (the passes register through the
-/// generated registerFuelPasses()).
+/// Adds `fuel-plan-candidates` to `pm`: the stages of fuel-plan before
+/// placement (attach-topology, form-nodes, phase A), leaving every admitted
+/// device's alternatives in the IR. `placement-algorithm` is ignored.
+void buildPlanCandidatesPipeline(OpPassManager &pm,
+                                 const PlanPipelineOptions &options);
+
+/// Registers the `fuel-plan` and `fuel-plan-candidates` pipelines (the passes
+/// register through the generated registerFuelPasses()).
 void registerFuelPlanPipeline();
 
 #define GEN_PASS_REGISTRATION
