@@ -343,4 +343,133 @@ def FuelInsertResidencyCopiesPass
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Plan export, import and drawing
+//===----------------------------------------------------------------------===//
+
+def FuelExportPlanPass : Pass<"fuel-export-plan", "mlir::ModuleOp"> {
+  let summary = "Writes the module's plan as a versioned JSON file";
+  let description = [{
+    Objective: let tools and people read a plan without parsing MLIR. The
+    pass writes, for every function with a body, its predicted time and
+    parts (`fuel.predicted_ns`), each node's placement, winning kernel, the
+    runner-up on its device, its best other device with the objective
+    change of moving it there and its inbound transfer cost, and each
+    `fuel.copy` with the value it moves, its devices, its bytes and its hop
+    cost by the transfer model. The format is docs/PLAN-FORMAT.md (version
+    1); keys are written in a fixed order and the output depends only on
+    the IR, so equal plans give equal files.
+
+    ```json
+    {
+      "version": 1,
+      "topology_hash": "0x...",
+      "functions": [
+        {
+          "name": "mlp",
+          "predicted_ns": {"total": ..., "nodes": ..., "copies": ...,
+                           "coupling": ...},
+          "nodes": [
+            {"id": 0, "kind": "matmul", "placement": "cuda:0", ...}
+          ],
+          "copies": [
+            {"value": {"arg": 0}, "from": "cpu", "to": "cuda:0", ...}
+          ]
+        }
+      ]
+    }
+    ```
+
+    Each node also records the coupling deltas its winner gets, and each
+    copy whether it is a leg of a copy staged through the host; both hops of
+    a staged copy name the root value. After copy insertion the predicted
+    parts are the sums of the listed terms (SEMANTICS §8). A value made by a
+    host op or a constant is named by the op's position among the
+    function's top-level ops, so such names hold for the IR as exported.
+
+    The pass reads the IR and changes nothing. A module planned only up to
+    phase A exports too, with null placements and predictions. `file=-`
+    (the default) writes to standard output.
+
+    Errors (at the module): no `fuel.topology` (copies are priced by its
+    transfer model); a file that cannot be written.
+  }];
+  let options = [
+    Option<"file", "file", "std::string", "\"-\"",
+           "Output file ('-' for standard output)">
+  ];
+}
+
+def FuelImportPlanPass : Pass<"fuel-import-plan", "mlir::ModuleOp"> {
+  let summary = "Pins nodes to the placements of an exported plan";
+  let description = [{
+    Objective: replay a plan. The pass reads a file written by
+    `fuel-export-plan` (docs/PLAN-FORMAT.md, version 1) and gives every node
+    it lists with a placement a `pin` clause naming that device, so phase A
+    admits only that device and `fuel-place` keeps it there. Run it after
+    `fuel-form-nodes` and before phase A; planning the module again then
+    gives the exported placements. Nodes are matched by (function name, node
+    id), and the node's op kind must equal the exported one. Nodes the file
+    does not list, and listed nodes with a null placement, are left as they
+    are; the rest of the file (winners, copies, predictions) is not read.
+
+    ```mlir
+    // before, with the function entry
+    //   {"name": "f", "nodes": [ {"id": 0, "kind": "matmul",
+    //                             "placement": "cuda:0", ...} ], ...}
+    %y = fuel.node 0 matmul (%a, %b) : ... { ... }
+    // after
+    %y = fuel.node 0 matmul (%a, %b) : ... pin cuda:0 { ... }
+    ```
+
+    Errors (every mismatch is reported before the pass fails): an unreadable
+    file; malformed JSON (with its line and column); a missing or wrong
+    `version`; a field of the wrong type or a device that does not parse
+    (with its JSON path); a function the module lacks (at the module); a
+    node id the function lacks (at the function); an op kind that differs
+    (at the node). A `topology_hash` that differs from the module's
+    `fuel.topology` is a warning: the plan was made for another machine.
+  }];
+  let options = [
+    Option<"file", "file", "std::string", "\"\"",
+           "Plan file written by fuel-export-plan ('-' for standard input)">
+  ];
+  let statistics = [
+    Statistic<"numPinned", "pinned", "Number of nodes pinned from the plan">
+  ];
+}
+
+def FuelExportDotPass : Pass<"fuel-export-dot", "mlir::ModuleOp"> {
+  let summary = "Draws the module's plan as a Graphviz graph";
+  let description = [{
+    Objective: a picture of a plan. The pass writes one Graphviz `digraph`
+    with a cluster per function that has a body: arguments, nodes, host ops
+    (constants included), copies and returned results are vertices, and
+    edges follow data flow (views are transparent: an edge runs from the
+    view's root to its reader). A node is a box filled with the colour of
+    its device and labelled with its id, op kind, device, winning kernel's
+    source and predicted time; a copy is an ellipse labelled with its
+    devices, bytes and hop cost; arguments and results show their
+    residency. Colours come from a fixed palette in the topology's device
+    order, and a legend per function gives each device's colour and the
+    function's predicted time and parts.
+
+    ```sh
+    fuel-opt planned.mlir --fuel-export-dot=file=plan.dot -o /dev/null
+    dot -Tsvg plan.dot -o plan.svg
+    ```
+
+    The output depends only on the IR. The pass changes nothing. `file=-`
+    (the default) writes to standard output.
+
+    Errors (at the module): no `fuel.topology`; a file that cannot be
+    written. Known limits: more devices than the palette's eight reuse its
+    colours.
+  }];
+  let options = [
+    Option<"file", "file", "std::string", "\"-\"",
+           "Output file ('-' for standard output)">
+  ];
+}
+
 #endif // FUEL_DIALECT_FUEL_TRANSFORMS_PASSES_TD

@@ -1,0 +1,189 @@
+//===- ExportPlan.cpp - A module's plan as versioned JSON -----------------===//
+//
+// fuel-export-plan: writes the placements, winners, runner-ups, next-best
+// devices, predictions and copies of every function in the format of
+// docs/PLAN-FORMAT.md. Keys are written in the fixed order that document
+// lists, so equal plans give byte-equal files.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Dialect/Fuel/Transforms/Passes.h"
+
+#include "fuel/Dialect/Fuel/IR/FuelOps.h"
+#include "fuel/Dialect/Fuel/Transforms/NodeAnalysis.h"
+#include "fuel/Dialect/Fuel/Transforms/PlanExport.h"
+#include "fuel/Dialect/Fuel/Transforms/PlanState.h"
+#include "fuel/Dialect/Fuel/Transforms/ValueFlow.h"
+#include "fuel/Planner/Transfer.h"
+
+#include "llvm/Support/JSON.h"
+
+namespace mlir::fuel {
+#define GEN_PASS_DEF_FUELEXPORTPLANPASS
+#include "fuel/Dialect/Fuel/Transforms/Passes.h.inc"
+} // namespace mlir::fuel
+
+#define DEBUG_TYPE "fuel-export-plan"
+
+using namespace mlir;
+using namespace mlir::fuel;
+namespace plan = ::fuel::plan;
+
+namespace {
+struct ExportPlanPass
+    : public mlir::fuel::impl::FuelExportPlanPassBase<ExportPlanPass> {
+  using Base::Base;
+  void runOnOperation() override;
+};
+} // namespace
+
+/// Writes `device` as its bare spelling, or null.
+static void writeDevice(llvm::json::OStream &j, DeviceAttr device) {
+  if (device)
+    j.value(device.str());
+  else
+    j.value(nullptr);
+}
+
+/// Writes a candidate as {kernel, source, time_ns, time_source}, or null.
+static void writeCandidate(llvm::json::OStream &j, CandidateAttr c) {
+  if (!c) {
+    j.value(nullptr);
+    return;
+  }
+  j.object([&] {
+    j.attribute("kernel", c.getKernelId());
+    j.attribute("source", c.getSource());
+    j.attribute("time_ns", c.getTimeNs());
+    j.attribute("time_source", stringifyTimeSource(c.getTimeSource()));
+  });
+}
+
+/// Writes a value name: {"arg": i}, {"node": id, "result": i} or
+/// {"host_op": position, "result": i}.
+static void writeValueName(llvm::json::OStream &j, const ValueName &name) {
+  j.object([&] {
+    switch (name.kind) {
+    case ValueName::Kind::Argument:
+      j.attribute("arg", name.index);
+      return;
+    case ValueName::Kind::Node:
+      j.attribute("node", name.index);
+      break;
+    case ValueName::Kind::HostOp:
+      j.attribute("host_op", name.index);
+      break;
+    }
+    j.attribute("result", static_cast<int64_t>(name.result));
+  });
+}
+
+/// Writes one function's entry.
+static void writeFunction(llvm::json::OStream &j, func::FuncOp func,
+                          const plan::TransferModel &transfers) {
+  Block &block = func.getBody().front();
+  llvm::DenseMap<int64_t, DeviceAttr> placed = collectPlacements(func);
+  llvm::DenseMap<Operation *, int64_t> positions = topLevelPositions(func);
+  j.object([&] {
+    j.attribute("name", func.getSymName());
+    j.attributeBegin("predicted_ns");
+    if (auto predicted = func->getAttrOfType<PredictedAttr>(
+            FuelDialect::kPredictedNsAttrName))
+      j.object([&] {
+        j.attribute("total", predicted.getTotal());
+        j.attribute("nodes", predicted.getNodes());
+        j.attribute("copies", predicted.getCopies());
+        j.attribute("coupling", predicted.getCoupling());
+      });
+    else
+      j.value(nullptr);
+    j.attributeEnd();
+
+    j.attributeArray("nodes", [&] {
+      for (NodeOp node : block.getOps<NodeOp>()) {
+        CandidateAttr winner = getWinner(node);
+        j.object([&] {
+          j.attribute("id", node.getIdAttr().getInt());
+          j.attribute("kind", stringifyOpKind(node.getKind()));
+          j.attributeBegin("placement");
+          writeDevice(j, dyn_cast_or_null<DeviceAttr>(node.getPlacementAttr()));
+          j.attributeEnd();
+          j.attributeBegin("winner");
+          writeCandidate(j, winner);
+          j.attributeEnd();
+          j.attributeBegin("runner_up");
+          writeCandidate(j, getRunnerUp(node));
+          j.attributeEnd();
+          j.attributeBegin("next_best");
+          if (DeviceAttr next = node.getNextBestDeviceAttr())
+            j.object([&] {
+              j.attribute("device", next.str());
+              // The attribute's integer, signed (the generated getter is
+              // unsigned).
+              IntegerAttr delta = node.getNextBestDeltaNsAttr();
+              j.attribute("delta_ns", delta ? delta.getInt() : int64_t{0});
+            });
+          else
+            j.value(nullptr);
+          j.attributeEnd();
+          j.attribute("inbound_transfer_ns",
+                      winner ? winner.getTransferNs() : int64_t{0});
+          j.attribute("coupling_ns", satisfiedCouplingNs(winner, placed));
+        });
+      }
+    });
+
+    j.attributeArray("copies", [&] {
+      for (CopyOp copy : block.getOps<CopyOp>()) {
+        // The second hop of a staged copy moves the same root value as the
+        // first: name that value, not the host-side copy.
+        Value root = rootValue(copy.getSource());
+        bool staged = copy.getSource().getDefiningOp<CopyOp>() ||
+                      llvm::any_of(copy->getUsers(),
+                                   [](Operation *u) { return isa<CopyOp>(u); });
+        uint64_t bytes = valueBytes(copy.getType());
+        j.object([&] {
+          j.attributeBegin("value");
+          writeValueName(j, nameValue(root, positions));
+          j.attributeEnd();
+          j.attribute("from", copy.getFrom().str());
+          j.attribute("to", copy.getTo().str());
+          j.attribute("bytes", bytes);
+          j.attribute("predicted_ns",
+                      transfers.hopNs(toPlan(copy.getFrom()),
+                                      toPlan(copy.getTo()), bytes));
+          j.attribute("staged", staged);
+        });
+      }
+    });
+  });
+}
+
+void ExportPlanPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  auto topology =
+      module->getAttrOfType<TopologyAttr>(FuelDialect::kTopologyAttrName);
+  if (!topology) {
+    module.emitError() << "the module has no '"
+                       << FuelDialect::kTopologyAttrName
+                       << "' to price its copies; run fuel-attach-topology "
+                          "(or fuel-plan) first";
+    return signalPassFailure();
+  }
+  plan::TransferModel transfers(topology.toPlan());
+  auto write = [&](raw_ostream &os) {
+    llvm::json::OStream j(os, /*IndentSize=*/2);
+    j.object([&] {
+      j.attribute("version", kPlanFormatVersion);
+      j.attribute("topology_hash", formatTopologyHash(topology.getHash()));
+      j.attributeArray("functions", [&] {
+        for (func::FuncOp func : module.getOps<func::FuncOp>())
+          if (!func.isExternal())
+            writeFunction(j, func, transfers);
+      });
+    });
+    os << "\n";
+  };
+  if (failed(writeOutputFile(module, file, "plan", write)))
+    return signalPassFailure();
+}
