@@ -196,7 +196,8 @@ void NodeOp::print(OpAsmPrinter &p) {
   if (DeviceAttr next = getNextBestDeviceAttr()) {
     p << " next_best ";
     next.printBare(p);
-    int64_t delta = getNextBestDeltaNs().value_or(0);
+    IntegerAttr deltaAttr = getNextBestDeltaNsAttr();
+    int64_t delta = deltaAttr ? deltaAttr.getInt() : 0;
     p << " (" << (delta >= 0 ? "+" : "") << delta << " ns)";
   }
   if (AlternativeSetAttr alternatives = getAlternativesAttr()) {

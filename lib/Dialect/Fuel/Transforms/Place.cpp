@@ -178,7 +178,7 @@ void PlacePass::runOnOperation() {
                             "': ");
     return signalPassFailure();
   }
-  if (!result->exact && !result->note.empty())
+  if (!result->exact && !result->note.empty() && problem.numFreeNodes() > 0)
     func.emitRemark() << "placement of '" << func.getSymName()
                       << "' is not known to be optimal: " << result->note;
 

@@ -26,8 +26,14 @@ static OpPassManager &buildCandidates(OpPassManager &pm,
   attach.requireTransferPricing = options.requireTransferPricing;
   pm.addPass(createFuelAttachTopologyPass(attach));
 
+  pm.nest<func::FuncOp>().addPass(createFuelFormNodesPass());
+  // An imported plan pins nodes before phase A admits their devices.
+  if (!options.importPlan.empty()) {
+    FuelImportPlanPassOptions import;
+    import.file = options.importPlan;
+    pm.addPass(createFuelImportPlanPass(import));
+  }
   OpPassManager &fpm = pm.nest<func::FuncOp>();
-  fpm.addPass(createFuelFormNodesPass());
   fpm.addPass(createFuelEnumerateCandidatesPass());
   FuelFilterCandidatesPassOptions filter;
   filter.preferBitStable = options.preferBitStable;
@@ -54,6 +60,16 @@ void mlir::fuel::buildPlanPipeline(OpPassManager &pm,
   place.explain = options.explain;
   fpm.addPass(createFuelPlacePass(place));
   fpm.addPass(createFuelInsertResidencyCopiesPass());
+  if (!options.exportPlan.empty()) {
+    FuelExportPlanPassOptions exportPlan;
+    exportPlan.file = options.exportPlan;
+    pm.addPass(createFuelExportPlanPass(exportPlan));
+  }
+  if (!options.exportDot.empty()) {
+    FuelExportDotPassOptions exportDot;
+    exportDot.file = options.exportDot;
+    pm.addPass(createFuelExportDotPass(exportDot));
+  }
 }
 
 void mlir::fuel::registerFuelPlanPipeline() {

@@ -60,6 +60,18 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
       llvm::cl::desc("Placement solver: auto, greedy, exact-tree, mincut or "
                      "brute-force"),
       llvm::cl::init("auto")};
+  PassOptions::Option<std::string> exportPlan{
+      *this, "export-plan",
+      llvm::cl::desc("Write the plan as JSON to this file ('-': stdout)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> importPlan{
+      *this, "import-plan",
+      llvm::cl::desc("Pin nodes to the placements of this plan file"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> exportDot{
+      *this, "export-dot",
+      llvm::cl::desc("Write the plan as Graphviz DOT to this file"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> explain{
       *this, "explain", llvm::cl::desc("Emit a remark per node explaining it"),
       llvm::cl::init(false)};
