@@ -30,12 +30,6 @@ struct AttachTopologyPass
     : public mlir::fuel::impl::FuelAttachTopologyPassBase<AttachTopologyPass> {
   using Base::Base;
 
-  /// The pass creates fuel attributes on a module that may not mention the
-  /// dialect yet, so the dialect must be loaded before the pass runs.
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<FuelDialect>();
-  }
-
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();

@@ -48,6 +48,7 @@ def FuelAttachTopologyPass : Pass<"fuel-attach-topology", "mlir::ModuleOp"> {
     Known limits: a probed topology describes the compiling machine; lit
     tests always pass explicit files.
   }];
+  let dependentDialects = ["mlir::fuel::FuelDialect"];
   let options = [
     Option<"topology", "topology", "std::string", "\"\"",
            "Topology JSON file, 'probe', or empty (keep the module's, else "
