@@ -10,6 +10,16 @@
 //
 // Usage: fuel-bench-placement-gap [--dags N] [--nodes MAX] [--seed S]
 //
+// Timing mode on large functions (no brute force): `--scale N` draws one
+// function of exactly N nodes from the same generator (`--window W`: nodes
+// read only among the last W values, a local, model-like graph; `--devices
+// 2|3`, `--ratio R`, `--seed S`); `--load FILE` reads a problem in the text
+// form loadProblem() documents (one record a line: `device D cpuType`, `link
+// FROM TO BW LAT CLASS`, `pdev D`, `node ID DECISION K [DEV TIME]*K`,
+// `value BYTES PRODUCER|-1 SOURCE K [C]*K F [DEV]*F`). Either prints, per
+// solver (`--algorithm A` for one), the time of solvePlacement, of the
+// explanation figures and of evaluate(), and the objective.
+//
 //===----------------------------------------------------------------------===//
 
 #include "fuel/Planner/Placement.h"
@@ -22,6 +32,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -48,6 +59,11 @@ struct Shape {
   double ratio = 1.0;
   bool inForest = false;
   bool coupling = false;
+  /// When non-zero, exactly this many nodes (else 1..maxNodes).
+  unsigned exactNodes = 0;
+  /// When non-zero, nodes read only values made at most this many values
+  /// earlier (a model-like, local graph); else any earlier value.
+  unsigned window = 0;
 };
 
 struct Instance {
@@ -104,7 +120,8 @@ Instance randomInstance(Rng &rng, const Shape &shape) {
   for (const DeviceInfo &d : t.devices)
     p.devices.push_back(d.device);
 
-  unsigned n = 1 + unsigned(rng.below(shape.maxNodes));
+  unsigned n = shape.exactNodes ? shape.exactNodes
+                                : 1 + unsigned(rng.below(shape.maxNodes));
   double meanBytes = 800'000.0 / shape.ratio * 10.0;
   auto bytes = [&] {
     return uint64_t(meanBytes * double(25 + rng.below(176)) / 100.0);
@@ -162,7 +179,10 @@ Instance randomInstance(Rng &rng, const Shape &shape) {
     for (unsigned k = 0; k < n; ++k) {
       unsigned reads = unsigned(rng.below(4));
       for (unsigned r = 0; r < reads; ++r) {
-        PlaceValue &v = p.values[rng.below(p.values.size())];
+        size_t size = p.values.size();
+        size_t lo =
+            shape.window && size > shape.window ? size - shape.window : 0;
+        PlaceValue &v = p.values[lo + rng.below(size - lo)];
         if (!v.producer || *v.producer < k)
           v.consumers.push_back(k);
       }
@@ -217,6 +237,136 @@ double gapPercent(int64_t total, int64_t best) {
   return 100.0 * double(total - best) / denom;
 }
 
+/// Reads a problem written in the text form of writeProblem (one record a
+/// line: device, link, pdev, node, value); exits on a malformed file.
+Instance loadProblem(const char *path) {
+  Instance in;
+  FILE *f = std::fopen(path, "r");
+  if (!f) {
+    std::fprintf(stderr, "error: cannot open %s\n", path);
+    std::exit(1);
+  }
+  auto fail = [&](const char *what) {
+    std::fprintf(stderr, "error: %s: malformed %s\n", path, what);
+    std::exit(1);
+  };
+  auto dev = [&](const char *s) {
+    std::optional<Device> d = Device::parse(s);
+    if (!d)
+      fail("device");
+    return *d;
+  };
+  Topology t;
+  PlacementProblem &p = in.p;
+  char word[64], a[64], b[64];
+  while (std::fscanf(f, "%63s", word) == 1) {
+    std::string w = word;
+    if (w == "fuelplace") {
+      int version;
+      if (std::fscanf(f, "%d", &version) != 1)
+        fail("header");
+    } else if (w == "device") {
+      int cpuType;
+      if (std::fscanf(f, "%63s %d", a, &cpuType) != 2)
+        fail("device");
+      DeviceInfo info;
+      info.device = dev(a);
+      info.cpuType = cpuType != 0;
+      t.devices.push_back(info);
+    } else if (w == "link") {
+      long long bw, lat;
+      int cls;
+      if (std::fscanf(f, "%63s %63s %lld %lld %d", a, b, &bw, &lat, &cls) != 5)
+        fail("link");
+      t.links.push_back(makeLink(dev(a), dev(b), bw, lat, PathClass(cls)));
+    } else if (w == "pdev") {
+      if (std::fscanf(f, "%63s", a) != 1)
+        fail("pdev");
+      p.devices.push_back(dev(a));
+    } else if (w == "node") {
+      long long id;
+      size_t n;
+      if (std::fscanf(f, "%lld %63s %zu", &id, a, &n) != 3)
+        fail("node");
+      PlaceNode node;
+      node.id = id;
+      node.decisionDevice = dev(a);
+      for (size_t i = 0; i < n; ++i) {
+        long long time;
+        if (std::fscanf(f, "%63s %lld", a, &time) != 2)
+          fail("option");
+        node.options.push_back({dev(a), time, {}});
+      }
+      p.nodes.push_back(std::move(node));
+    } else if (w == "value") {
+      unsigned long long bytes;
+      int producer;
+      size_t n;
+      if (std::fscanf(f, "%llu %d %63s %zu", &bytes, &producer, a, &n) != 4)
+        fail("value");
+      PlaceValue v = producer >= 0
+                         ? PlaceValue::ofNode(unsigned(producer), bytes)
+                         : PlaceValue::onDevice(dev(a), bytes);
+      for (size_t i = 0; i < n; ++i) {
+        unsigned c;
+        if (std::fscanf(f, "%u", &c) != 1)
+          fail("consumer");
+        v.consumers.push_back(c);
+      }
+      if (std::fscanf(f, "%zu", &n) != 1)
+        fail("value");
+      for (size_t i = 0; i < n; ++i) {
+        if (std::fscanf(f, "%63s", a) != 1)
+          fail("fixed consumer");
+        v.fixedConsumers.push_back(dev(a));
+      }
+      p.values.push_back(std::move(v));
+    } else {
+      fail("record");
+    }
+  }
+  std::fclose(f);
+  t.canonicalize();
+  in.tm = std::make_unique<TransferModel>(t);
+  p.transfers = in.tm.get();
+  return in;
+}
+
+/// Times every solver and the explanation figures on one problem.
+void timeProblem(const std::string &name, const Instance &in,
+                 const char *only) {
+  std::vector<Device> nodeDevs = in.p.nodeDevices();
+  std::printf("%s: %zu nodes, %zu values, %zu devices among the nodes, "
+              "in-forest %d\n",
+              name.c_str(), in.p.nodes.size(), in.p.values.size(),
+              nodeDevs.size(), int(in.p.isInForest()));
+  for (PlacementAlgorithm a :
+       {PlacementAlgorithm::Greedy, PlacementAlgorithm::ExactTree,
+        PlacementAlgorithm::MinCut, PlacementAlgorithm::Auto}) {
+    if (only && stringifyPlacementAlgorithm(a) != only)
+      continue;
+    if (a == PlacementAlgorithm::MinCut && nodeDevs.size() > 2)
+      continue;
+    double solveS = 0;
+    PlacementResult r = timedSolve(in.p, a, solveS);
+    Clock::time_point t1 = Clock::now();
+    std::vector<MoveDelta> moves = bestOtherDevice(in.p, r.placement);
+    double moveS = std::chrono::duration<double>(Clock::now() - t1).count();
+    t1 = Clock::now();
+    std::vector<int64_t> inbound = inboundTransferNs(in.p, r.placement);
+    double inS = std::chrono::duration<double>(Clock::now() - t1).count();
+    t1 = Clock::now();
+    Objective o = evaluate(in.p, r.placement);
+    double evalS = std::chrono::duration<double>(Clock::now() - t1).count();
+    std::printf("  %-11s solve %7.3f s  bestOther %6.3f s  inbound %6.3f s  "
+                "evaluate %6.3f s  total %lld ns%s (%s)\n",
+                std::string(stringifyPlacementAlgorithm(a)).c_str(), solveS,
+                moveS, inS, evalS, (long long)o.totalNs,
+                r.exact ? " exact" : "",
+                std::string(stringifyPlacementAlgorithm(r.solvedBy)).c_str());
+  }
+}
+
 struct Cell {
   const char *name;
   Shape shape;
@@ -227,18 +377,64 @@ struct Cell {
 int main(int argc, char **argv) {
   unsigned dags = 1000, maxNodes = 12;
   uint64_t seed = 1;
+  const char *only = nullptr;
+  std::vector<const char *> loads;
+  unsigned scale = 0, window = 0, numDevices = 3;
+  double ratio = 1.0;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--dags"))
+    if (!std::strcmp(argv[i], "--load"))
+      loads.push_back(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--scale"))
+      scale = unsigned(std::strtoul(argv[i + 1], nullptr, 10));
+    else if (!std::strcmp(argv[i], "--window"))
+      window = unsigned(std::strtoul(argv[i + 1], nullptr, 10));
+    else if (!std::strcmp(argv[i], "--devices"))
+      numDevices = unsigned(std::strtoul(argv[i + 1], nullptr, 10));
+    else if (!std::strcmp(argv[i], "--ratio"))
+      ratio = std::strtod(argv[i + 1], nullptr);
+    else if (!std::strcmp(argv[i], "--algorithm"))
+      only = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--dags"))
       dags = unsigned(std::strtoul(argv[i + 1], nullptr, 10));
     else if (!std::strcmp(argv[i], "--nodes"))
       maxNodes = unsigned(std::strtoul(argv[i + 1], nullptr, 10));
     else if (!std::strcmp(argv[i], "--seed"))
       seed = std::strtoull(argv[i + 1], nullptr, 10);
     else {
-      std::fprintf(stderr, "usage: %s [--dags N] [--nodes MAX] [--seed S]\n",
-                   argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--dags N] [--nodes MAX] [--seed S]\n"
+                   "       %s --load PROBLEM [--load PROBLEM...] "
+                   "[--algorithm A]\n"
+                   "       %s --scale NODES [--window W] [--devices 2|3] "
+                   "[--ratio R] [--seed S] [--algorithm A]\n",
+                   argv[0], argv[0], argv[0]);
       return 2;
     }
+  }
+  if (!loads.empty()) {
+    for (const char *path : loads) {
+      Clock::time_point t0 = Clock::now();
+      Instance in = loadProblem(path);
+      std::printf("(loaded in %.2f s)\n",
+                  std::chrono::duration<double>(Clock::now() - t0).count());
+      timeProblem(path, in, only);
+    }
+    return 0;
+  }
+  if (scale) {
+    Shape shape;
+    shape.exactNodes = scale;
+    shape.window = window;
+    shape.numDevices = numDevices == 2 ? 2 : 3;
+    shape.ratio = ratio;
+    Rng rng(seed);
+    Instance in = randomInstance(rng, shape);
+    timeProblem("random, " + std::to_string(scale) + " nodes, window " +
+                    std::to_string(window) + ", " +
+                    std::to_string(shape.numDevices) + " devices, ratio " +
+                    std::to_string(ratio),
+                in, only);
+    return 0;
   }
   maxNodes = std::min(std::max(maxNodes, 1u), kBruteForceMaxFreeNodes);
 

@@ -89,6 +89,29 @@ def parse_timing(text):
     return res
 
 
+def model_input(workdir, shape, n, seed):
+    """The cached input for (shape, n, seed), generated with gen_model.py when
+    missing.  File names include a hash of gen_model.py, so edits regenerate.
+    Returns (path, generation seconds or None when cached)."""
+    with open(GEN, "rb") as fh:
+        gen_tag = hashlib.sha1(fh.read()).hexdigest()[:8]
+    inp = os.path.join(workdir, "%s-%d-s%d-%s.mlir" % (shape, n, seed, gen_tag))
+    if os.path.exists(inp):
+        return inp, None
+    t0 = time.perf_counter()
+    tmp = inp + ".tmp"
+    g = subprocess.run([sys.executable, GEN, "--shape", shape, "--ops", str(n),
+                        "--seed", str(seed), "-o", tmp],
+                       stderr=subprocess.PIPE, text=True)
+    if g.returncode != 0:
+        sys.exit("gen_model.py failed: %s" % g.stderr)
+    os.replace(tmp, inp)
+    gen_s = time.perf_counter() - t0
+    print("generated %s: %s ops, %.1f MB, %.2f s"
+          % (inp, n, os.path.getsize(inp) / 1e6, gen_s), file=sys.stderr, flush=True)
+    return inp, gen_s
+
+
 def median(xs):
     return statistics.median(xs) if xs else None
 
@@ -157,29 +180,11 @@ def main():
     print("repeat:   %d (interleaved; medians)" % a.repeat)
     print(flush=True)
 
-    # Cached inputs are keyed by the generator's contents, so edits regenerate them.
-    with open(GEN, "rb") as fh:
-        gen_tag = hashlib.sha1(fh.read()).hexdigest()[:8]
-
     results = []
     failed = False
     for shape in shapes:
         for n in sizes:
-            inp = os.path.join(workdir, "%s-%d-s%d-%s.mlir" % (shape, n, a.seed, gen_tag))
-            gen_s = None
-            if not os.path.exists(inp):
-                t0 = time.perf_counter()
-                tmp = inp + ".tmp"
-                g = subprocess.run([sys.executable, GEN, "--shape", shape, "--ops", str(n),
-                                    "--seed", str(a.seed), "-o", tmp],
-                                   stderr=subprocess.PIPE, text=True)
-                if g.returncode != 0:
-                    sys.exit("gen_model.py failed: %s" % g.stderr)
-                os.replace(tmp, inp)
-                gen_s = time.perf_counter() - t0
-                print("generated %s: %s ops, %.1f MB, %.2f s"
-                      % (inp, n, os.path.getsize(inp) / 1e6, gen_s), file=sys.stderr,
-                      flush=True)
+            inp, gen_s = model_input(workdir, shape, n, a.seed)
             base_cmd = [fuel_opt, inp, "-o", os.devnull]
             pipe_cmd = [fuel_opt, inp] + pipe_flags + ["-o", os.devnull]
             time_cmd = pipe_cmd + ["-mlir-timing", "-mlir-timing-display=tree"]
@@ -261,6 +266,18 @@ def main():
         print("  ".join(c.rjust(w) if i > 0 else c.ljust(w)
                         for i, (c, w) in enumerate(zip(row, widths))))
     print()
+
+    # ---- per pass ----------------------------------------------------------
+    # Inclusive seconds of each pass (summed over its instances, median over
+    # repetitions) and its share of the baseline's wall time.
+    for r in results:
+        if "per_pass_s" not in r:
+            continue
+        items = sorted(r["per_pass_s"].items(), key=lambda kv: -kv[1])
+        print("per pass %s %d: %s" % (r["shape"], r["ops"], ", ".join(
+            "%s %.3f s (%.2f of base)" % (k, v, v / r["baseline_s"]) for k, v in items)))
+    if any("per_pass_s" in r for r in results):
+        print()
 
     # ---- scaling -----------------------------------------------------------
     scaling = []

@@ -4,9 +4,14 @@
 // `placement-algorithm` option (greedy, exact-tree, mincut, auto,
 // brute-force) and the per-node explanation figures. The solvers share a
 // compiled form of the problem (devices as indices, admitted devices as bit
-// masks, hop costs cached per value) and compare plans by the exact
-// objective computed without saturation; every result is finally priced by
-// evaluate().
+// masks, hop costs cached per value, adjacency in flat arrays) and compare
+// plans by the exact objective computed without saturation; every result is
+// finally priced by evaluate().
+//
+// Cost on large functions (n nodes, r reads, D devices): building the
+// compiled form, greedy, the tree DP, a single-device plan, the objective
+// and the explanation figures are O((n + r) · D²); mincut is one max flow
+// over O(n + r) edges; auto is bounded as improve() describes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,42 +55,43 @@ std::string PlacementProblem::validate() const {
   if (!known(Device::cpu()))
     return "the placement problem's devices lack the host 'cpu'";
   std::unordered_set<int64_t> ids;
+  ids.reserve(nodes.size());
   for (size_t k = 0; k < nodes.size(); ++k) {
     const PlaceNode &n = nodes[k];
-    std::string where = "node " + std::to_string(n.id);
+    auto where = [&] { return "node " + std::to_string(n.id); };
     if (!ids.insert(n.id).second)
       return "node id " + std::to_string(n.id) + " appears twice";
     if (n.options.empty())
-      return where + " has no admitted device";
+      return where() + " has no admitted device";
     for (size_t i = 0; i < n.options.size(); ++i) {
       if (!known(n.options[i].device))
-        return where + " admits '" + n.options[i].device.str() +
+        return where() + " admits '" + n.options[i].device.str() +
                "', which is not a device of the problem";
       for (size_t j = 0; j < i; ++j)
         if (n.options[j].device == n.options[i].device)
-          return where + " admits '" + n.options[i].device.str() + "' twice";
+          return where() + " admits '" + n.options[i].device.str() + "' twice";
     }
   }
   for (size_t i = 0; i < values.size(); ++i) {
     const PlaceValue &v = values[i];
-    std::string where = "value " + std::to_string(i);
+    auto where = [&] { return "value " + std::to_string(i); };
     if (v.producer && *v.producer >= nodes.size())
-      return where + " names producer index " + std::to_string(*v.producer) +
+      return where() + " names producer index " + std::to_string(*v.producer) +
              " of " + std::to_string(nodes.size()) + " nodes";
     if (!v.producer && !known(v.fixedSource))
-      return where + " lives on '" + v.fixedSource.str() +
+      return where() + " lives on '" + v.fixedSource.str() +
              "', which is not a device of the problem";
     for (unsigned c : v.consumers) {
       if (c >= nodes.size())
-        return where + " names consumer index " + std::to_string(c) + " of " +
+        return where() + " names consumer index " + std::to_string(c) + " of " +
                std::to_string(nodes.size()) + " nodes";
       if (v.producer && c <= *v.producer)
-        return where + " is read by node index " + std::to_string(c) +
+        return where() + " is read by node index " + std::to_string(c) +
                ", which does not come after its producer";
     }
     for (Device d : v.fixedConsumers)
       if (!known(d))
-        return where + " is needed on '" + d.str() +
+        return where() + " is needed on '" + d.str() +
                "', which is not a device of the problem";
   }
   return {};
@@ -103,12 +109,11 @@ bool PlacementProblem::hasCoupling() const {
   return false;
 }
 
-/// Distinct entries of a small index list, first occurrence order.
+/// Distinct entries of an index list, ascending.
 static std::vector<unsigned> distinct(llvm::ArrayRef<unsigned> list) {
-  std::vector<unsigned> out;
-  for (unsigned x : list)
-    if (std::find(out.begin(), out.end(), x) == out.end())
-      out.push_back(x);
+  std::vector<unsigned> out(list.begin(), list.end());
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
@@ -131,9 +136,9 @@ std::vector<Device> PlacementProblem::nodeDevices() const {
   std::vector<Device> out;
   for (const PlaceNode &n : nodes)
     for (const PlaceOption &o : n.options)
-      out.push_back(o.device);
+      if (std::find(out.begin(), out.end(), o.device) == out.end())
+        out.push_back(o.device);
   std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
@@ -152,9 +157,13 @@ Objective evaluate(const PlacementProblem &problem,
                    llvm::ArrayRef<Device> placement) {
   assert(placement.size() == problem.nodes.size() && "one device per node");
   Objective obj;
+  // Node ids to indices, only when some option carries a coupling term.
   std::unordered_map<int64_t, size_t> indexOf;
-  for (size_t k = 0; k < problem.nodes.size(); ++k)
-    indexOf.emplace(problem.nodes[k].id, k);
+  for (const PlaceNode &n : problem.nodes)
+    for (const PlaceOption &o : n.options)
+      if (!o.couplings.empty() && indexOf.empty())
+        for (size_t k = 0; k < problem.nodes.size(); ++k)
+          indexOf.emplace(problem.nodes[k].id, k);
   for (size_t k = 0; k < problem.nodes.size(); ++k) {
     const PlaceOption *o = problem.nodes[k].option(placement[k]);
     if (!o) {
@@ -254,11 +263,24 @@ struct RevAdj {
 struct Val {
   int producer = -1;
   unsigned source = 0;
-  std::vector<unsigned> consumers;
+  /// Distinct consuming nodes, first occurrence order (into Model storage).
+  llvm::ArrayRef<unsigned> consumers;
   uint64_t fixedMask = 0;
   uint64_t bytes = 0;
-  /// D*D hop costs, -1 where there is no direct path.
-  std::vector<int64_t> hop;
+  /// D*D hop costs, -1 where there is no direct path (into Model storage).
+  const int64_t *hop = nullptr;
+};
+
+/// Lists of indices stored back to back (compressed rows).
+struct Lists {
+  std::vector<unsigned> start{0};
+  std::vector<unsigned> items;
+  llvm::ArrayRef<unsigned> operator[](size_t i) const {
+    return llvm::ArrayRef<unsigned>(items.data() + start[i],
+                                    items.data() + start[i + 1]);
+  }
+  /// Closes the current row.
+  void endRow() { start.push_back(unsigned(items.size())); }
 };
 
 /// The problem with devices as indices (bit i = problem.devices[i]).
@@ -269,14 +291,22 @@ struct Model {
   std::vector<int64_t> time;
   std::vector<uint64_t> allowed;
   /// Admitted device indices: the decision device first, then device order.
-  std::vector<std::vector<unsigned>> pref;
+  Lists pref;
+  /// Coupling terms per (node, device) and the reverse index per node; both
+  /// empty when the problem has no coupling term.
   std::vector<std::vector<Adj>> adjs;
   std::vector<std::vector<RevAdj>> rev;
   std::vector<Val> vals;
-  std::vector<std::vector<unsigned>> inVals, outVals;
+  /// Per node: the values it reads (each once) and the values it produces.
+  Lists inVals, outVals;
+  /// Storage behind Val::consumers and Val::hop.
+  std::vector<unsigned> consumerStore;
+  std::vector<int64_t> hopStore;
   bool coupling = false;
 
   explicit Model(const PlacementProblem &p);
+  Model(const Model &) = delete;
+  Model &operator=(const Model &) = delete;
 
   unsigned index(Device d) const {
     auto it =
@@ -286,8 +316,15 @@ struct Model {
   Device device(unsigned i) const { return problem.devices[i]; }
   int64_t t(unsigned k, unsigned d) const { return time[k * numDevices + d]; }
   bool admits(unsigned k, unsigned d) const { return (allowed[k] >> d) & 1; }
-  const std::vector<Adj> &adj(unsigned k, unsigned d) const {
+  llvm::ArrayRef<Adj> adj(unsigned k, unsigned d) const {
+    if (adjs.empty())
+      return {};
     return adjs[k * numDevices + d];
+  }
+  llvm::ArrayRef<RevAdj> revAdj(unsigned k) const {
+    if (rev.empty())
+      return {};
+    return rev[k];
   }
   int64_t hop(const Val &v, unsigned a, unsigned b) const {
     return v.hop[a * numDevices + b];
@@ -354,7 +391,7 @@ struct Model {
     for (const Adj &a : adj(k, plan[k]))
       if ((a.matchMask >> plan[a.other]) & 1)
         sum += a.delta;
-    for (const RevAdj &r : rev[k])
+    for (const RevAdj &r : revAdj(k))
       if (plan[r.node] == r.dev) {
         const Adj &a = adj(r.node, r.dev)[r.k];
         if ((a.matchMask >> plan[k]) & 1)
@@ -416,14 +453,15 @@ Model::Model(const PlacementProblem &p) : problem(p) {
   unsigned D = numDevices;
   time.assign(size_t(numNodes) * D, kMaxNs);
   allowed.assign(numNodes, 0);
-  pref.resize(numNodes);
-  adjs.resize(size_t(numNodes) * D);
-  rev.resize(numNodes);
-  inVals.resize(numNodes);
-  outVals.resize(numNodes);
+  pref.start.reserve(numNodes + 1);
+  pref.items.reserve(size_t(numNodes) * 2);
+  // Node ids to indices, only when some option carries a coupling term.
   std::unordered_map<int64_t, unsigned> indexOf;
-  for (unsigned k = 0; k < numNodes; ++k)
-    indexOf.emplace(p.nodes[k].id, k);
+  for (const PlaceNode &n : p.nodes)
+    for (const PlaceOption &o : n.options)
+      if (!o.couplings.empty() && indexOf.empty())
+        for (unsigned k = 0; k < numNodes; ++k)
+          indexOf.emplace(p.nodes[k].id, k);
   for (unsigned k = 0; k < numNodes; ++k) {
     const PlaceNode &n = p.nodes[k];
     for (const PlaceOption &o : n.options) {
@@ -441,6 +479,10 @@ Model::Model(const PlacementProblem &p) : problem(p) {
         if (!adj.matchMask)
           continue;
         coupling = true;
+        if (adjs.empty()) {
+          adjs.resize(size_t(numNodes) * D);
+          rev.resize(numNodes);
+        }
         std::vector<Adj> &list = adjs[k * D + d];
         if (adj.other != k)
           rev[adj.other].push_back({k, d, unsigned(list.size())});
@@ -453,34 +495,84 @@ Model::Model(const PlacementProblem &p) : problem(p) {
                            n.decisionDevice) &&
         admits(k, index(n.decisionDevice))) {
       first = int(index(n.decisionDevice));
-      pref[k].push_back(unsigned(first));
+      pref.items.push_back(unsigned(first));
     }
     for (unsigned d = 0; d < D; ++d)
       if (admits(k, d) && int(d) != first)
-        pref[k].push_back(d);
+        pref.items.push_back(d);
+    pref.endRow();
   }
-  vals.resize(p.values.size());
-  for (size_t i = 0; i < p.values.size(); ++i) {
+
+  // The direct paths of the topology, once per device pair.
+  std::vector<std::optional<PathFigures>> paths(size_t(D) * D);
+  for (unsigned a = 0; a < D; ++a)
+    for (unsigned b = 0; b < D; ++b)
+      if (a != b)
+        paths[a * D + b] = p.transfers->directPath(device(a), device(b));
+
+  size_t numVals = p.values.size();
+  vals.resize(numVals);
+  hopStore.assign(numVals * D * D, 0);
+  size_t numReads = 0;
+  for (const PlaceValue &pv : p.values)
+    numReads += pv.consumers.size();
+  consumerStore.reserve(numReads);
+  // Distinct consumers in first occurrence order: `seen[c]` holds the last
+  // value index (plus one) that listed c.
+  std::vector<unsigned> seen(numNodes, 0);
+  std::vector<unsigned> inCount(numNodes, 0), outCount(numNodes, 0);
+  std::vector<std::pair<size_t, size_t>> consumerRange(numVals);
+  for (size_t i = 0; i < numVals; ++i) {
     const PlaceValue &pv = p.values[i];
     Val &v = vals[i];
     v.bytes = pv.bytes;
     v.producer = pv.producer ? int(*pv.producer) : -1;
     v.source = pv.producer ? 0 : index(pv.fixedSource);
-    v.consumers = distinct(pv.consumers);
+    size_t first = consumerStore.size();
+    for (unsigned c : pv.consumers)
+      if (seen[c] != unsigned(i) + 1) {
+        seen[c] = unsigned(i) + 1;
+        consumerStore.push_back(c);
+        ++inCount[c];
+      }
+    consumerRange[i] = {first, consumerStore.size()};
     for (Device d : pv.fixedConsumers)
       v.fixedMask |= uint64_t(1) << index(d);
-    v.hop.assign(size_t(D) * D, 0);
+    int64_t *hop = hopStore.data() + i * D * D;
     for (unsigned a = 0; a < D; ++a)
-      for (unsigned b = 0; b < D; ++b)
-        if (a != b)
-          v.hop[a * D + b] =
-              p.transfers->hasDirectPath(device(a), device(b))
-                  ? p.transfers->hopNs(device(a), device(b), pv.bytes)
-                  : -1;
+      for (unsigned b = 0; b < D; ++b) {
+        if (a == b)
+          continue;
+        const std::optional<PathFigures> &f = paths[a * D + b];
+        hop[a * D + b] =
+            f ? fuel::plan::hopNs(pv.bytes, f->bandwidthBytesPerSec,
+                                  f->latencyNs)
+              : -1;
+      }
+    v.hop = hop;
     if (v.producer >= 0)
-      outVals[v.producer].push_back(unsigned(i));
+      ++outCount[unsigned(v.producer)];
+  }
+  // Compressed rows of the values each node reads and produces.
+  auto fillRows = [&](Lists &rows, std::vector<unsigned> &count) {
+    rows.start.assign(numNodes + 1, 0);
+    for (unsigned k = 0; k < numNodes; ++k)
+      rows.start[k + 1] = rows.start[k] + count[k];
+    rows.items.assign(rows.start[numNodes], 0);
+    for (unsigned k = 0; k < numNodes; ++k)
+      count[k] = rows.start[k];
+  };
+  fillRows(inVals, inCount);
+  fillRows(outVals, outCount);
+  for (size_t i = 0; i < numVals; ++i) {
+    Val &v = vals[i];
+    v.consumers = llvm::ArrayRef<unsigned>(
+        consumerStore.data() + consumerRange[i].first,
+        consumerStore.data() + consumerRange[i].second);
+    if (v.producer >= 0)
+      outVals.items[outCount[unsigned(v.producer)]++] = unsigned(i);
     for (unsigned c : v.consumers)
-      inVals[c].push_back(unsigned(i));
+      inVals.items[inCount[c]++] = unsigned(i);
   }
 }
 
@@ -488,109 +580,180 @@ Model::Model(const PlacementProblem &p) : problem(p) {
 // Max flow (Dinic, iterative) for the cut-based solvers
 //===----------------------------------------------------------------------===//
 
-class MaxFlow {
+/// The residual graph of Dinic's algorithm in compressed rows (each node's
+/// arcs in insertion order, every edge with its reverse arc), with
+/// capacities of type Cap; each phase's breadth-first search stops at the
+/// sink's level.
+/// An edge of a flow problem before it is laid out.
+struct FlowEdge {
+  unsigned from, to;
+  Wide cap;
+};
+
+template <typename Cap> class FlowGraph {
 public:
-  explicit MaxFlow(unsigned n) : adj(n) {}
-  unsigned addNode() {
-    adj.emplace_back();
-    return unsigned(adj.size() - 1);
+  using Edge = FlowEdge;
+  /// `inf` replaces capacities of `inf` or more.
+  FlowGraph(unsigned numNodes, const std::vector<Edge> &edges, Cap inf)
+      : numNodes(numNodes) {
+    first.assign(numNodes + 1, 0);
+    for (const Edge &e : edges) {
+      ++first[e.from + 1];
+      ++first[e.to + 1];
+    }
+    for (unsigned u = 0; u < numNodes; ++u)
+      first[u + 1] += first[u];
+    size_t numArcs = first[numNodes];
+    to.assign(numArcs, 0);
+    rev.assign(numArcs, 0);
+    cap.assign(numArcs, 0);
+    std::vector<unsigned> next(first.begin(), first.end() - 1);
+    for (const Edge &e : edges) {
+      unsigned a = next[e.from]++, b = next[e.to]++;
+      to[a] = e.to;
+      cap[a] = e.cap >= Wide(inf) ? inf : Cap(e.cap);
+      rev[a] = b;
+      to[b] = e.from;
+      rev[b] = a;
+    }
   }
-  void addEdge(unsigned u, unsigned v, Wide cap) {
-    if (cap <= 0 || u == v)
-      return;
-    adj[u].push_back(unsigned(edges.size()));
-    edges.push_back({v, cap});
-    adj[v].push_back(unsigned(edges.size()));
-    edges.push_back({u, 0});
-  }
-  Wide run(unsigned s, unsigned t) {
-    Wide flow = 0;
+
+  void run(unsigned s, unsigned t) {
     while (bfs(s, t))
-      flow += blockingFlow(s, t);
-    return flow;
+      blockingFlow(s, t);
   }
+
   /// After run(): true for the nodes reachable from s in the residual
   /// graph (the source side of the minimum cut with the least source side).
   std::vector<bool> sourceSide(unsigned s) const {
-    std::vector<bool> seen(adj.size(), false);
+    std::vector<bool> seen(numNodes, false);
     std::vector<unsigned> queue{s};
     seen[s] = true;
     for (size_t i = 0; i < queue.size(); ++i)
-      for (unsigned e : adj[queue[i]])
-        if (edges[e].cap > 0 && !seen[edges[e].to]) {
-          seen[edges[e].to] = true;
-          queue.push_back(edges[e].to);
+      for (unsigned e = first[queue[i]], end = first[queue[i] + 1]; e < end;
+           ++e)
+        if (cap[e] > 0 && !seen[to[e]]) {
+          seen[to[e]] = true;
+          queue.push_back(to[e]);
         }
     return seen;
   }
 
 private:
-  struct Edge {
-    unsigned to;
-    Wide cap;
-  };
-  std::vector<Edge> edges;
-  std::vector<std::vector<unsigned>> adj;
+  unsigned numNodes;
+  /// Arcs of node u: [first[u], first[u+1]); rev[e] is e's reverse arc.
+  std::vector<unsigned> first, to, rev;
+  std::vector<Cap> cap;
   std::vector<int> level;
-  std::vector<unsigned> it;
+  std::vector<unsigned> it, queue, path;
 
   bool bfs(unsigned s, unsigned t) {
-    level.assign(adj.size(), -1);
-    std::vector<unsigned> queue{s};
+    level.assign(numNodes, -1);
+    queue.clear();
+    queue.push_back(s);
     level[s] = 0;
-    for (size_t i = 0; i < queue.size(); ++i)
-      for (unsigned e : adj[queue[i]])
-        if (edges[e].cap > 0 && level[edges[e].to] < 0) {
-          level[edges[e].to] = level[queue[i]] + 1;
-          queue.push_back(edges[e].to);
+    for (size_t i = 0; i < queue.size(); ++i) {
+      unsigned u = queue[i];
+      // Nodes at the sink's level or beyond cannot lie on a shortest path.
+      if (level[t] >= 0 && level[u] >= level[t])
+        break;
+      for (unsigned e = first[u], end = first[u + 1]; e < end; ++e)
+        if (cap[e] > 0 && level[to[e]] < 0) {
+          level[to[e]] = level[u] + 1;
+          queue.push_back(to[e]);
         }
+    }
     return level[t] >= 0;
   }
 
-  Wide blockingFlow(unsigned s, unsigned t) {
-    it.assign(adj.size(), 0);
-    Wide total = 0;
-    std::vector<unsigned> path;
+  void blockingFlow(unsigned s, unsigned t) {
+    it.assign(first.begin(), first.end() - 1);
+    path.clear();
     unsigned u = s;
     while (true) {
       if (u == t) {
-        Wide f = kWideInf;
+        Cap f = cap[path.front()];
         for (unsigned e : path)
-          f = std::min(f, edges[e].cap);
+          f = std::min(f, cap[e]);
         for (unsigned e : path) {
-          edges[e].cap -= f;
-          edges[e ^ 1].cap += f;
+          cap[e] -= f;
+          cap[rev[e]] += f;
         }
-        total += f;
         size_t k = 0;
-        while (edges[path[k]].cap > 0)
+        while (cap[path[k]] > 0)
           ++k;
-        u = edges[path[k] ^ 1].to;
+        u = to[rev[path[k]]];
         path.resize(k);
         continue;
       }
-      while (it[u] < adj[u].size()) {
-        const Edge &e = edges[adj[u][it[u]]];
-        if (e.cap > 0 && level[e.to] == level[u] + 1)
+      unsigned end = first[u + 1];
+      while (it[u] < end) {
+        unsigned e = it[u];
+        if (cap[e] > 0 && level[to[e]] == level[u] + 1)
           break;
         ++it[u];
       }
-      if (it[u] == adj[u].size()) {
+      if (it[u] == end) {
         if (u == s)
           break;
         level[u] = -1;
         unsigned e = path.back();
         path.pop_back();
-        u = edges[e ^ 1].to;
+        u = to[rev[e]];
         ++it[u];
         continue;
       }
-      unsigned e = adj[u][it[u]];
+      unsigned e = it[u];
       path.push_back(e);
-      u = edges[e].to;
+      u = to[e];
     }
-    return total;
   }
+};
+
+/// Maximum flow by Dinic's algorithm on a graph built once. Capacities are
+/// exact (Wide, kWideInf meaning unbounded). When the capacities leaving the
+/// source, or those entering the sink, sum to a bound below 2^61, no flow
+/// exceeds it: the flow runs in 64-bit integers with every capacity above
+/// the bound (unbounded ones included) lowered to the bound plus one, which
+/// no flow fills, so the same minimum cut is found.
+class MaxFlow {
+public:
+  explicit MaxFlow(unsigned n) : numNodes(n) {}
+  unsigned addNode() { return numNodes++; }
+  void addEdge(unsigned u, unsigned v, Wide cap) {
+    if (cap <= 0 || u == v)
+      return;
+    edges.push_back({u, v, cap});
+  }
+  /// Runs the flow from s to t; returns the nodes reachable from s in the
+  /// residual graph (the source side of the minimum cut with the least
+  /// source side).
+  std::vector<bool> minCutSourceSide(unsigned s, unsigned t) {
+    // No flow exceeds what leaves s or what enters t.
+    Wide out = 0, in = 0;
+    for (const Edge &e : edges) {
+      if (e.from == s)
+        out = e.cap >= kWideInf ? kWideInf : wadd(out, e.cap);
+      if (e.to == t)
+        in = e.cap >= kWideInf ? kWideInf : wadd(in, e.cap);
+    }
+    Wide bound = std::min(out, in);
+    if (bound < (Wide(1) << 61)) {
+      FlowGraph<int64_t> g(numNodes, edges, int64_t(bound) + 1);
+      edges = {};
+      g.run(s, t);
+      return g.sourceSide(s);
+    }
+    FlowGraph<Wide> g(numNodes, edges, kWideInf);
+    edges = {};
+    g.run(s, t);
+    return g.sourceSide(s);
+  }
+
+private:
+  using Edge = FlowEdge;
+  unsigned numNodes;
+  std::vector<Edge> edges;
 };
 
 /// A binary labelling problem solved by one minimum cut: label 0 is the
@@ -633,8 +796,7 @@ public:
   }
   /// Solves; label[i] is true for label 1.
   std::vector<bool> solve() {
-    flow.run(kSource, kSink);
-    std::vector<bool> side = flow.sourceSide(kSource);
+    std::vector<bool> side = flow.minCutSourceSide(kSource, kSink);
     std::vector<bool> label(numVars);
     for (unsigned i = 0; i < numVars; ++i)
       label[i] = !side[var(i)];
@@ -688,7 +850,7 @@ Plan solveGreedy(const Model &m) {
         if (a.other <= k &&
             ((a.matchMask >> (a.other == k ? d : plan[a.other])) & 1))
           c += a.delta;
-      for (const RevAdj &r : m.rev[k])
+      for (const RevAdj &r : m.revAdj(k))
         if (r.node < k && plan[r.node] == r.dev &&
             ((m.adj(r.node, r.dev)[r.k].matchMask >> d) & 1))
           c += m.adj(r.node, r.dev)[r.k].delta;
@@ -842,19 +1004,53 @@ Plan solveMinCut(const Model &m, unsigned a, unsigned b) {
   return plan;
 }
 
+/// Per node, a bound on how much the terms other than its own time can
+/// change when it moves, whatever the other nodes do: the sum, over the
+/// values it reads or produces, of the most that value's copy set can cost
+/// (from any source to every device). A node whose own time rises by more
+/// than this when it moves never gains by moving, alone or together with
+/// others. Empty (no bound) when the problem has coupling terms.
+std::vector<Wide> moveRanges(const Model &m) {
+  if (m.coupling)
+    return {};
+  uint64_t all =
+      m.numDevices == 64 ? ~uint64_t(0) : (uint64_t(1) << m.numDevices) - 1;
+  std::vector<Wide> valueRange(m.vals.size(), 0);
+  for (size_t i = 0; i < m.vals.size(); ++i)
+    for (unsigned src = 0; src < m.numDevices; ++src)
+      valueRange[i] = std::max(valueRange[i], m.copyCost(m.vals[i], src, all));
+  std::vector<Wide> range(m.numNodes, 0);
+  for (unsigned k = 0; k < m.numNodes; ++k) {
+    for (unsigned vi : m.inVals[k])
+      range[k] = wadd(range[k], valueRange[vi]);
+    for (unsigned vi : m.outVals[k])
+      range[k] = wadd(range[k], valueRange[vi]);
+  }
+  return range;
+}
+
 /// One α-expansion step: every node that admits `d` may move to it or keep
 /// its device; the binary choice is solved by one cut on a submodular
 /// surrogate of the objective (shared copies toward `d` are exact, copies
 /// toward kept devices priced per edge, non-submodular pair terms
 /// dropped). The caller accepts the result only if the exact objective
-/// decreases.
-Plan expansionMove(const Model &m, const Plan &cur, unsigned d) {
+/// decreases. Nodes outside `region` (when given) keep their device, and so
+/// do nodes that cannot gain by moving (`range`, see moveRanges). The number
+/// of cut variables is added to `numVarsUsed`.
+Plan expansionMove(const Model &m, const Plan &cur, unsigned d,
+                   llvm::ArrayRef<Wide> range,
+                   const std::vector<uint8_t> *region, uint64_t &numVarsUsed) {
   unsigned N = m.numNodes;
   std::vector<int> varOf(N, -1);
   unsigned numVars = 0;
-  for (unsigned k = 0; k < N; ++k)
-    if (cur[k] != d && m.admits(k, d))
-      varOf[k] = int(numVars++);
+  for (unsigned k = 0; k < N; ++k) {
+    if (cur[k] == d || !m.admits(k, d) || (region && !(*region)[k]))
+      continue;
+    if (!range.empty() && Wide(m.t(k, d)) - m.t(k, cur[k]) > range[k])
+      continue;
+    varOf[k] = int(numVars++);
+  }
+  numVarsUsed += numVars;
   if (!numVars)
     return cur;
   BinaryCut cut(numVars, Wide(numVars) + 1);
@@ -948,16 +1144,87 @@ Plan expansionMove(const Model &m, const Plan &cur, unsigned d) {
 }
 
 /// Functions with at most this many nodes have every start of auto
-/// improved; larger ones only the best start.
+/// improved, and every expansion move covers the whole function; larger
+/// ones improve only the best start, under the bounds of improve().
 constexpr unsigned kImproveEveryStartUpTo = 2000;
+
+/// For functions above kImproveEveryStartUpTo nodes: the cut variables of
+/// all expansion moves together are at most this many per (node, device).
+constexpr uint64_t kExpansionVarsPerNodeDevice = 4;
+
+/// How far (in shared values) the region of a repeated expansion move
+/// reaches around the nodes that changed since the previous one.
+constexpr unsigned kExpansionRegionHops = 2;
 
 /// Local improvement: best single-node moves and α-expansions, each
 /// accepted only when the exact objective strictly decreases.
-void improve(const Model &m, Plan &plan) {
+///
+/// Cost and scaling rule. A sweep examines only the nodes whose
+/// neighbourhood (the nodes sharing a value or a coupling term with them)
+/// changed since they were last examined — exactly the nodes that may now
+/// have an improving move, so the result equals that of full sweeps — and
+/// prices each move locally (Model::moveDelta: the node's time, its
+/// coupling terms and the copy sets of the values it reads or produces).
+/// An expansion toward `d` is skipped when nothing changed since the last
+/// one toward `d`, and leaves out the nodes that cannot gain by moving
+/// (moveRanges). In functions of at most kImproveEveryStartUpTo nodes
+/// every expansion covers the whole function. In larger ones the first
+/// expansion toward each device covers the whole function, later ones only
+/// the nodes within kExpansionRegionHops values of a node that changed
+/// since the previous expansion toward that device, and expansions stop
+/// once their cut variables reach kExpansionVarsPerNodeDevice · n · D in
+/// all; sweeps go on until no single move improves (at most 64 rounds). So
+/// for large functions the work is a few max-flow computations over
+/// O(n + reads) edges plus linear sweeps.
+void improve(const Model &m, Plan &plan, llvm::ArrayRef<Wide> range) {
+  unsigned N = m.numNodes, D = m.numDevices;
+  bool large = N > kImproveEveryStartUpTo;
+  uint64_t budget = large ? kExpansionVarsPerNodeDevice * uint64_t(N) * D
+                          : std::numeric_limits<uint64_t>::max();
+  uint64_t varsUsed = 0;
   Wide current = m.total(plan);
+
+  // The nodes whose moves can change node k's move deltas.
+  auto forNeighbours = [&](unsigned k, auto &&fn) {
+    for (unsigned vi : m.inVals[k]) {
+      const Val &v = m.vals[vi];
+      if (v.producer >= 0)
+        fn(unsigned(v.producer));
+      for (unsigned c : v.consumers)
+        fn(c);
+    }
+    for (unsigned vi : m.outVals[k])
+      for (unsigned c : m.vals[vi].consumers)
+        fn(c);
+    if (m.coupling) {
+      for (unsigned d = 0; d < D; ++d)
+        for (const Adj &a : m.adj(k, d))
+          fn(a.other);
+      for (const RevAdj &r : m.revAdj(k))
+        fn(r.node);
+    }
+  };
+
+  // Change tracking: version counts accepted node moves; changedAt[k] is
+  // the version of k's last move, lastRun[d] the version right after the
+  // last expansion toward d (0: none yet).
+  std::vector<uint8_t> dirty(N, 1);
+  uint64_t version = 1;
+  std::vector<uint64_t> changedAt(N, 1), lastRun(D, 0);
+  auto moved = [&](unsigned k) {
+    changedAt[k] = ++version;
+    dirty[k] = 1;
+    forNeighbours(k, [&](unsigned j) { dirty[j] = 1; });
+  };
+  std::vector<uint8_t> region;
+  std::vector<unsigned> frontier, nextFrontier;
+
   for (unsigned round = 0; round < 64; ++round) {
     bool improved = false;
-    for (unsigned k = 0; k < m.numNodes; ++k) {
+    for (unsigned k = 0; k < N; ++k) {
+      if (!dirty[k])
+        continue;
+      dirty[k] = 0;
       Wide bestDelta = 0;
       unsigned bestDev = plan[k];
       for (unsigned d : m.pref[k]) {
@@ -973,18 +1240,48 @@ void improve(const Model &m, Plan &plan) {
         plan[k] = bestDev;
         current += bestDelta;
         improved = true;
+        moved(k);
       }
     }
-    for (unsigned d = 0; d < m.numDevices; ++d) {
-      Plan next = expansionMove(m, plan, d);
-      if (next == plan)
+    for (unsigned d = 0; d < D; ++d) {
+      if (lastRun[d] == version || varsUsed >= budget)
         continue;
-      Wide total = m.total(next);
-      if (total < current) {
-        plan = std::move(next);
-        current = total;
-        improved = true;
+      const std::vector<uint8_t> *within = nullptr;
+      if (large && lastRun[d] != 0) {
+        region.assign(N, 0);
+        frontier.clear();
+        for (unsigned k = 0; k < N; ++k)
+          if (changedAt[k] > lastRun[d]) {
+            region[k] = 1;
+            frontier.push_back(k);
+          }
+        for (unsigned hop = 0; hop < kExpansionRegionHops; ++hop) {
+          nextFrontier.clear();
+          for (unsigned k : frontier)
+            forNeighbours(k, [&](unsigned j) {
+              if (!region[j]) {
+                region[j] = 1;
+                nextFrontier.push_back(j);
+              }
+            });
+          frontier.swap(nextFrontier);
+        }
+        within = &region;
       }
+      Plan next = expansionMove(m, plan, d, range, within, varsUsed);
+      if (next != plan) {
+        Wide total = m.total(next);
+        if (total < current) {
+          for (unsigned k = 0; k < N; ++k)
+            if (next[k] != plan[k]) {
+              plan[k] = next[k];
+              moved(k);
+            }
+          current = total;
+          improved = true;
+        }
+      }
+      lastRun[d] = version;
     }
     if (!improved)
       break;
@@ -1022,7 +1319,7 @@ Plan solveBruteForce(const Model &m, const Plan &seed) {
   }
   std::vector<std::vector<unsigned>> order(N);
   for (unsigned k = 0; k < N; ++k) {
-    order[k] = m.pref[k];
+    order[k] = m.pref[k].vec();
     std::sort(order[k].begin(), order[k].end());
   }
   Plan plan(N, 0), best = seed;
@@ -1051,7 +1348,7 @@ Plan solveBruteForce(const Model &m, const Plan &seed) {
           pend += std::min<int64_t>(a.delta, 0);
         }
       }
-      for (const RevAdj &ra : m.rev[k]) {
+      for (const RevAdj &ra : m.revAdj(k)) {
         if (ra.node > k || plan[ra.node] != ra.dev)
           continue;
         const Adj &a = m.adj(ra.node, ra.dev)[ra.k];
@@ -1187,13 +1484,15 @@ llvm::Expected<PlacementResult> solvePlacement(const PlacementProblem &problem,
       starts.push_back(std::move(p));
     }
     // Each start is improved and the best result wins (earlier on ties),
-    // so the answer is never worse than the best start. Large functions
-    // improve only the best start, to bound the time.
+    // so the answer is never worse than the best start. Functions above
+    // kImproveEveryStartUpTo nodes improve only the best start, under the
+    // bounds improve() documents.
     bool improveAll = m.numNodes <= kImproveEveryStartUpTo;
+    std::vector<Wide> range = moveRanges(m);
     Wide best = 0;
     for (size_t i = 0; i < starts.size(); ++i) {
       if (improveAll)
-        improve(m, starts[i]);
+        improve(m, starts[i], range);
       Wide total = m.total(starts[i]);
       if (i == 0 || total < best) {
         best = total;
@@ -1201,7 +1500,7 @@ llvm::Expected<PlacementResult> solvePlacement(const PlacementProblem &problem,
       }
     }
     if (!improveAll)
-      improve(m, plan);
+      improve(m, plan, range);
     result.note =
         m.coupling
             ? "the function has coupling terms, so auto searched (best start "

@@ -34,6 +34,11 @@ struct Instance {
 
 struct Shape {
   unsigned maxNodes = 10;
+  /// Fewest nodes (at most maxNodes).
+  unsigned minNodes = 1;
+  /// When non-zero, nodes read only among the last `window` values (a
+  /// model-like, local graph); else any earlier value.
+  unsigned window = 0;
   unsigned numDevices = 2;
   /// Mean node time over mean hop time.
   double ratio = 1.0;
@@ -88,7 +93,8 @@ Instance randomInstance(Rng &rng, const Shape &shape) {
   for (const DeviceInfo &d : t.devices)
     p.devices.push_back(d.device);
 
-  unsigned n = 1 + unsigned(rng.below(shape.maxNodes));
+  unsigned n =
+      shape.minNodes + unsigned(rng.below(shape.maxNodes - shape.minNodes + 1));
   // Mean node time ~ 800,000 ns; bytes so that one hop at ~10 GB/s costs
   // about that divided by the ratio.
   double meanBytes = 800'000.0 / shape.ratio * 10.0;
@@ -152,7 +158,10 @@ Instance randomInstance(Rng &rng, const Shape &shape) {
     for (unsigned k = 0; k < n; ++k) {
       unsigned reads = unsigned(rng.below(4));
       for (unsigned r = 0; r < reads && !p.values.empty(); ++r) {
-        PlaceValue &v = p.values[rng.below(p.values.size())];
+        size_t size = p.values.size();
+        size_t lo =
+            shape.window && size > shape.window ? size - shape.window : 0;
+        PlaceValue &v = p.values[lo + rng.below(size - lo)];
         if (!v.producer || *v.producer < k)
           v.consumers.push_back(k);
       }
@@ -358,6 +367,42 @@ TEST(PlacementPropertyTest, CoupledAutoAgainstBruteForce) {
                               "instance " +
                               std::to_string(i));
     }
+}
+
+/// Functions above 2000 nodes take auto's bounded search (one start
+/// improved, regional expansion moves under a budget): it still never loses
+/// to greedy, the tree DP or a single-device plan, prices its plan exactly
+/// and is deterministic.
+TEST(PlacementPropertyTest, LargeAutoKeepsItsBounds) {
+  Rng rng(0x5eed0007);
+  for (unsigned i = 0; i < 8; ++i) {
+    Shape s;
+    s.numDevices = 3;
+    s.minNodes = 2001;
+    s.maxNodes = 5000;
+    s.window = i % 2 ? 40 : 0;
+    s.ratio = kRatios[i % 3];
+    s.coupling = i >= 6;
+    Instance in = randomInstance(rng, s);
+    const PlacementProblem &p = in.p;
+    std::string what = "large instance " + std::to_string(i);
+    PlacementResult a = solve(p, PlacementAlgorithm::Auto);
+    ASSERT_EQ(a.placement.size(), p.nodes.size()) << what;
+    EXPECT_EQ(a.objective, evaluate(p, a.placement)) << what;
+    EXPECT_LE(a.objective.totalNs,
+              solve(p, PlacementAlgorithm::Greedy).objective.totalNs)
+        << what;
+    if (!p.hasCoupling())
+      EXPECT_LE(a.objective.totalNs,
+                solve(p, PlacementAlgorithm::ExactTree).objective.totalNs)
+          << what;
+    for (Device d : p.devices)
+      EXPECT_LE(a.objective.totalNs,
+                evaluate(p, singleDevicePlan(p, d)).totalNs)
+          << what << ", single device " << d.str();
+    EXPECT_EQ(solve(p, PlacementAlgorithm::Auto).placement, a.placement)
+        << what;
+  }
 }
 
 TEST(PlacementPropertyTest, ExplanationFiguresAgreeWithTheObjective) {

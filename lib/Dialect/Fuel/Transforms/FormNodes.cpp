@@ -118,9 +118,10 @@ LogicalResult FormNodesPass::checkShape(func::FuncOp func) {
   }
   for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
     if (isDynamicTensor(type))
-      return func.emitError() << "argument #" << i << " of function '"
-                              << func.getSymName() << "' has dynamic shape "
-                              << type << "; fuel plans static shapes only";
+      return emitFunctionError(func)
+             << "argument #" << i << " of function '" << func.getSymName()
+             << "' has dynamic shape " << type
+             << "; fuel plans static shapes only";
   for (Operation &op : body.front()) {
     // linalg.softmax has no region, so buffers are checked for it apart.
     if (isa<linalg::LinalgOp, linalg::SoftmaxOp>(op) && !classifyKernelOp(&op))

@@ -302,8 +302,9 @@ void ImportPlanPass::runOnOperation() {
     for (const NodeEntry &n : f.nodes) {
       auto it = byId.find(n.id);
       if (it == byId.end()) {
-        func.emitError() << "plan file '" << file << "' names node " << n.id
-                         << " of '" << f.name << "', which the function lacks";
+        emitFunctionError(func)
+            << "plan file '" << file << "' names node " << n.id << " of '"
+            << f.name << "', which the function lacks";
         ok = false;
         continue;
       }

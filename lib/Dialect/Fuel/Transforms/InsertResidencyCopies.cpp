@@ -204,10 +204,10 @@ void InsertResidencyCopiesPass::runOnOperation() {
   if (auto predicted =
           func->getAttrOfType<PredictedAttr>(FuelDialect::kPredictedNsAttrName);
       predicted && predicted.getCopies() != copiesNs) {
-    func.emitError() << "the inserted copies cost " << copiesNs
-                     << " ns but the placement charged "
-                     << predicted.getCopies()
-                     << " ns; the function was changed after fuel-place";
+    emitFunctionError(func)
+        << "the inserted copies cost " << copiesNs
+        << " ns but the placement charged " << predicted.getCopies()
+        << " ns; the function was changed after fuel-place";
     return signalPassFailure();
   }
 }

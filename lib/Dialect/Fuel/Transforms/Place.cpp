@@ -81,9 +81,10 @@ void PlacePass::runOnOperation() {
   std::optional<plan::PlacementAlgorithm> algorithm =
       plan::symbolizePlacementAlgorithm(placementAlgorithm);
   if (!algorithm) {
-    func.emitError() << "unknown placement-algorithm '" << placementAlgorithm
-                     << "'; expected auto, greedy, exact-tree, mincut or "
-                        "brute-force";
+    emitFunctionError(func)
+        << "unknown placement-algorithm '" << placementAlgorithm
+        << "'; expected auto, greedy, exact-tree, mincut or "
+           "brute-force";
     return signalPassFailure();
   }
   FailureOr<PlanContext> planCtx = readPlanContext(func);
@@ -178,9 +179,13 @@ void PlacePass::runOnOperation() {
                             "': ");
     return signalPassFailure();
   }
-  if (!result->exact && !result->note.empty() && problem.numFreeNodes() > 0)
-    func.emitRemark() << "placement of '" << func.getSymName()
-                      << "' is not known to be optimal: " << result->note;
+  // SEMANTICS §5: exact-tree says when its result is not exact; the other
+  // heuristics say so only when asked to explain.
+  if (!result->exact && !result->note.empty() && problem.numFreeNodes() > 0 &&
+      (explain || *algorithm == plan::PlacementAlgorithm::ExactTree))
+    emitFunctionRemark(func)
+        << "placement of '" << func.getSymName()
+        << "' is not known to be optimal: " << result->note;
 
   std::vector<plan::MoveDelta> moves =
       plan::bestOtherDevice(problem, result->placement);

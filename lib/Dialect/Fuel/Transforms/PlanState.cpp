@@ -13,6 +13,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include <limits>
 
@@ -168,9 +169,20 @@ plan::DecisionContext mlir::fuel::toPlan(DecisionAttr attr) {
   return d;
 }
 
+InFlightDiagnostic mlir::fuel::emitFunctionError(Operation *func) {
+  return mlir::emitError(func->getLoc());
+}
+
+InFlightDiagnostic mlir::fuel::emitFunctionRemark(Operation *func) {
+  return mlir::emitRemark(func->getLoc());
+}
+
 LogicalResult mlir::fuel::emitPlanError(Operation *op, llvm::Error error,
                                         StringRef prefix) {
   std::string message = llvm::toString(std::move(error));
+  // A function can hold a whole model: report at its location only.
+  if (isa<FunctionOpInterface>(op))
+    return emitFunctionError(op) << prefix << message;
   return op->emitError() << prefix << message;
 }
 

@@ -8,6 +8,7 @@
 
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Dialect/Fuel/Transforms/NodeAnalysis.h"
+#include "fuel/Dialect/Fuel/Transforms/PlanState.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -63,7 +64,7 @@ LogicalResult mlir::fuel::verifyResidencies(func::FuncOp func,
     auto d = attrs.getAs<DeviceAttr>(FuelDialect::kResidencyAttrName);
     if (!d || llvm::is_contained(devices, toPlan(d)))
       return success();
-    return func.emitError()
+    return emitFunctionError(func)
            << "residency of " << what << " #" << index << " is " << d.str()
            << ", which is not a device of the topology";
   };

@@ -61,6 +61,13 @@ AlternativeSetAttr buildAlternatives(MLIRContext *ctx, DecisionAttr decision,
 LogicalResult emitPlanError(Operation *op, llvm::Error error,
                             StringRef prefix = "");
 
+/// An error (or remark) about a whole function, at its location. Unlike
+/// `func.emitError()`, it never attaches the function's text to the
+/// diagnostic (`-mlir-print-op-on-diagnostic`), which for a planned model
+/// would print every one of its nodes.
+InFlightDiagnostic emitFunctionError(Operation *func);
+InFlightDiagnostic emitFunctionRemark(Operation *func);
+
 /// "node 3 (matmul)": how diagnostics and remarks name a node.
 std::string describeNode(NodeOp node);
 
