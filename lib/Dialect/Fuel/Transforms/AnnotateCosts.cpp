@@ -120,6 +120,7 @@ void AnnotateCostsPass::runOnOperation() {
   llvm::StringMap<Priced> memo;
   llvm::StringSet<> warned;
   bool failedAny = false;
+  bool changed = false;
   for (NodeOp node : nodes) {
     AlternativeSetAttr set = node.getAlternativesAttr();
     Operation *root = getNodeRoot(node);
@@ -168,9 +169,15 @@ void AnnotateCostsPass::runOnOperation() {
     for (const std::string &line : result.priors)
       if (warned.insert(line).second)
         node.emitWarning() << line;
-    if (result.set != set)
+    if (result.set != set) {
       node.setAlternativesAttr(result.set);
+      changed = true;
+    }
   }
   if (failedAny)
-    signalPassFailure();
+    return signalPassFailure();
+  // Nothing changed: keep the analyses, and let the pass manager skip
+  // verifying an unchanged function.
+  if (!changed)
+    markAllAnalysesPreserved();
 }

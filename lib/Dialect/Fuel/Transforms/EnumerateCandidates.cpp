@@ -91,6 +91,7 @@ void EnumerateCandidatesPass::runOnOperation() {
   // Nodes with equal facts get the same set: compute it once.
   llvm::StringMap<AlternativeSetAttr> memo;
   bool failedAny = false;
+  bool changed = false;
   for (NodeOp node : nodes) {
     Operation *root = getNodeRoot(node);
     FailureOr<NodeFacts> facts =
@@ -195,16 +196,25 @@ void EnumerateCandidatesPass::runOnOperation() {
     }
     AlternativeSetAttr set = it->second;
     numCandidates += set.getCandidates().size();
-    if (node.getAlternativesAttr() != set)
+    if (node.getAlternativesAttr() != set) {
       node.setAlternativesAttr(set);
+      changed = true;
+    }
     // A placement made from earlier candidates no longer holds.
-    if (node.getPlacementAttr())
+    if (node.getPlacementAttr()) {
       node.removePlacementAttr();
+      changed = true;
+    }
     if (node.getNextBestDeviceAttr()) {
       node.removeNextBestDeviceAttr();
       node.removeNextBestDeltaNsAttr();
+      changed = true;
     }
   }
   if (failedAny)
-    signalPassFailure();
+    return signalPassFailure();
+  // Nothing changed: keep the analyses, and let the pass manager skip
+  // verifying an unchanged function.
+  if (!changed)
+    markAllAnalysesPreserved();
 }

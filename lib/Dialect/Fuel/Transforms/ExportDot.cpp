@@ -277,6 +277,8 @@ void FunctionWriter::write() {
 
 void ExportDotPass::runOnOperation() {
   ModuleOp module = getOperation();
+  // Writing a file changes no IR.
+  markAllAnalysesPreserved();
   auto topology =
       module->getAttrOfType<TopologyAttr>(FuelDialect::kTopologyAttrName);
   if (!topology) {

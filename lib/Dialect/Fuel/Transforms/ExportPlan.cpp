@@ -161,6 +161,8 @@ static void writeFunction(llvm::json::OStream &j, func::FuncOp func,
 
 void ExportPlanPass::runOnOperation() {
   ModuleOp module = getOperation();
+  // Writing a file changes no IR.
+  markAllAnalysesPreserved();
   auto topology =
       module->getAttrOfType<TopologyAttr>(FuelDialect::kTopologyAttrName);
   if (!topology) {

@@ -61,6 +61,7 @@ void FilterCandidatesPass::runOnOperation() {
   };
   llvm::DenseMap<Key, Outcome> memo;
   bool failedAny = false;
+  bool changed = false;
   for (NodeOp node : nodes) {
     AlternativeSetAttr set = node.getAlternativesAttr();
     if (!set) {
@@ -110,9 +111,15 @@ void FilterCandidatesPass::runOnOperation() {
       continue;
     }
     numFiltered += it->second.filtered;
-    if (it->second.set != set)
+    if (it->second.set != set) {
       node.setAlternativesAttr(it->second.set);
+      changed = true;
+    }
   }
   if (failedAny)
-    signalPassFailure();
+    return signalPassFailure();
+  // Nothing changed: keep the analyses, and let the pass manager skip
+  // verifying an unchanged function.
+  if (!changed)
+    markAllAnalysesPreserved();
 }

@@ -35,6 +35,7 @@ struct RankCandidatesPass
     MLIRContext *ctx = &getContext();
     llvm::DenseMap<AlternativeSetAttr, AlternativeSetAttr> memo;
     bool failedAny = false;
+    bool changed = false;
     for (NodeOp node : func.getBody().front().getOps<NodeOp>()) {
       AlternativeSetAttr set = node.getAlternativesAttr();
       if (!set) {
@@ -58,11 +59,17 @@ struct RankCandidatesPass
           it->second = AlternativeSetAttr::get(ctx, set.getDecision(), ranked);
         }
       }
-      if (it->second != set)
+      if (it->second != set) {
         node.setAlternativesAttr(it->second);
+        changed = true;
+      }
     }
     if (failedAny)
-      signalPassFailure();
+      return signalPassFailure();
+    // Nothing changed: keep the analyses, and let the pass manager skip
+    // verifying an unchanged function.
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 } // namespace

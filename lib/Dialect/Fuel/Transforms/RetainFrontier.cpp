@@ -133,6 +133,7 @@ void RetainFrontierPass::runOnOperation() {
   MLIRContext *ctx = &getContext();
   llvm::DenseMap<AlternativeSetAttr, Retained> memo;
   bool failedAny = false;
+  bool changed = false;
   for (NodeOp node : func.getBody().front().getOps<NodeOp>()) {
     AlternativeSetAttr set = node.getAlternativesAttr();
     if (!set) {
@@ -202,9 +203,15 @@ void RetainFrontierPass::runOnOperation() {
     }
     if (explain)
       node.emitRemark() << describeNode(node) << ": " << r.explanation;
-    if (r.set != set)
+    if (r.set != set) {
       node.setAlternativesAttr(r.set);
+      changed = true;
+    }
   }
   if (failedAny)
-    signalPassFailure();
+    return signalPassFailure();
+  // Nothing changed: keep the analyses, and let the pass manager skip
+  // verifying an unchanged function.
+  if (!changed)
+    markAllAnalysesPreserved();
 }
