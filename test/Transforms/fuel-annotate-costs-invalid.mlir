@@ -48,3 +48,22 @@ func.func @unknown_device(%a: tensor<1024xf32>) -> tensor<1024xf32> {
   }
   return %0 : tensor<1024xf32>
 }
+
+// -----
+
+// Tests that a node whose kind does not fit its root is an error, not a
+// crash: pricing trusts the node's kind and finds no matmul dimensions.
+
+func.func @wrong_kind(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{node 0 (matmul): its root 'linalg.exp' is not a static kernel-bearing op of that kind}}
+  %0 = fuel.node 0 matmul (%a) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+      alternatives #fuel.alternatives<decision = <op = matmul, dtype = f32, size_class = 0x0, device = cpu>,
+        [#fuel.candidate<"cpu.generated.matmul_f32", source = "generated", device = cpu, precision = deterministic,
+           cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 0 static>]> {
+  ^bb0(%x: tensor<4x4xf32>):
+    %e = tensor.empty() : tensor<4x4xf32>
+    %r = linalg.exp ins(%x : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+    fuel.yield %r : tensor<4x4xf32>
+  }
+  return %0 : tensor<4x4xf32>
+}

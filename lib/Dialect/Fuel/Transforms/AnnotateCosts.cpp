@@ -125,12 +125,22 @@ void AnnotateCostsPass::runOnOperation() {
     AlternativeSetAttr set = node.getAlternativesAttr();
     Operation *root = getNodeRoot(node);
     FailureOr<NodeFacts> facts =
-        root ? analyzeKernelOp(root) : FailureOr<NodeFacts>(failure());
-    if (!set || failed(facts)) {
+        root ? analyzeKernelOp(root, toPlan(node.getKind()))
+             : FailureOr<NodeFacts>(failure());
+    if (!set) {
       node.emitError() << describeNode(node)
-                       << (set ? " has no kernel-bearing root op"
-                               : " has no alternatives; run "
-                                 "fuel-enumerate-candidates first");
+                       << " has no alternatives; run "
+                          "fuel-enumerate-candidates first";
+      failedAny = true;
+      continue;
+    }
+    if (failed(facts)) {
+      InFlightDiagnostic diag = node.emitError() << describeNode(node);
+      if (root)
+        diag << ": its root '" << root->getName()
+             << "' is not a static kernel-bearing op of that kind";
+      else
+        diag << " has no kernel-bearing root op";
       failedAny = true;
       continue;
     }

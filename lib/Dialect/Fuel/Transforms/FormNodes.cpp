@@ -68,7 +68,7 @@ struct FormNodesPass
   static bool usedOnlyAsInit(Operation *op) {
     for (OpOperand &use : op->getUses()) {
       Operation *user = use.getOwner();
-      if (!classifyKernelOp(user))
+      if (!isKernelBearing(user))
         return false;
       if (isPoolWindow(use))
         continue;
@@ -124,11 +124,11 @@ LogicalResult FormNodesPass::checkShape(func::FuncOp func) {
              << "; fuel plans static shapes only";
   for (Operation &op : body.front()) {
     // linalg.softmax has no region, so buffers are checked for it apart.
-    if (isa<linalg::LinalgOp, linalg::SoftmaxOp>(op) && !classifyKernelOp(&op))
+    if (isa<linalg::LinalgOp, linalg::SoftmaxOp>(op) && !isKernelBearing(&op))
       return op.emitError()
              << "'" << op.getName()
              << "' works on buffers; fuel plans linalg ops on tensors only";
-    if (op.getNumRegions() > 0 && !isa<NodeOp>(op) && !classifyKernelOp(&op))
+    if (op.getNumRegions() > 0 && !isa<NodeOp>(op) && !isKernelBearing(&op))
       return op.emitError() << "'" << op.getName()
                             << "' has nested regions; fuel plans functions "
                                "without control flow only";

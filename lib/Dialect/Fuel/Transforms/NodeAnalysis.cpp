@@ -183,6 +183,13 @@ static bool hasElementwiseMaps(linalg::LinalgOp op) {
   return true;
 }
 
+bool mlir::fuel::isKernelBearing(Operation *op) {
+  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
+    return softmax.hasPureTensorSemantics();
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && linalgOp.hasPureTensorSemantics();
+}
+
 std::optional<PlanKind> mlir::fuel::classifyKernelOp(Operation *op) {
   if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
     if (!softmax.hasPureTensorSemantics())
@@ -237,6 +244,14 @@ FailureOr<NodeFacts> mlir::fuel::analyzeKernelOp(Operation *op) {
   std::optional<PlanKind> kind = classifyKernelOp(op);
   if (!kind)
     return failure();
+  return analyzeKernelOp(op, *kind);
+}
+
+FailureOr<NodeFacts> mlir::fuel::analyzeKernelOp(Operation *op,
+                                                 PlanKind knownKind) {
+  if (!isKernelBearing(op))
+    return failure();
+  std::optional<PlanKind> kind = knownKind;
   for (Type t : op->getResultTypes())
     if (auto shaped = dyn_cast<ShapedType>(t);
         shaped && !shaped.hasStaticShape())
@@ -289,8 +304,11 @@ FailureOr<NodeFacts> mlir::fuel::analyzeKernelOp(Operation *op) {
   switch (*kind) {
   case PlanKind::Matmul:
   case PlanKind::BatchMatmul: {
-    linalg::ContractionDimensions dims =
-        *linalg::inferContractionDims(linalgOp);
+    FailureOr<linalg::ContractionDimensions> inferred =
+        linalg::inferContractionDims(linalgOp);
+    if (failed(inferred))
+      return failure(); // a known kind the op does not have
+    linalg::ContractionDimensions &dims = *inferred;
     uint64_t m = loopProduct(ranges, dims.m), n = loopProduct(ranges, dims.n),
              k = loopProduct(ranges, dims.k);
     if (*kind == PlanKind::Matmul) {
@@ -303,8 +321,12 @@ FailureOr<NodeFacts> mlir::fuel::analyzeKernelOp(Operation *op) {
     break;
   }
   case PlanKind::Conv2d: {
-    linalg::ConvolutionDimensions dims =
-        *linalg::inferConvolutionDims(linalgOp);
+    FailureOr<linalg::ConvolutionDimensions> inferred =
+        linalg::inferConvolutionDims(linalgOp);
+    if (failed(inferred) || inferred->outputImage.size() != 2 ||
+        inferred->filterLoop.size() != 2)
+      return failure();
+    linalg::ConvolutionDimensions &dims = *inferred;
     uint64_t n = loopProduct(ranges, dims.batch);
     uint64_t oh = ranges[dims.outputImage[0]];
     uint64_t ow = ranges[dims.outputImage[1]];
@@ -374,7 +396,9 @@ FailureOr<NodeFacts> mlir::fuel::analyzeKernelOp(Operation *op) {
     break;
   }
   case PlanKind::Transpose: {
-    auto transpose = cast<linalg::TransposeOp>(op);
+    auto transpose = dyn_cast<linalg::TransposeOp>(op);
+    if (!transpose)
+      return failure();
     facts.sizeFigures = {outputElements};
     q.dims = {outputElements};
     param("permutation", intList(transpose.getPermutation()));

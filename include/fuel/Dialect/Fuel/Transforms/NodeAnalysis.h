@@ -53,10 +53,19 @@ struct NodeFacts {
 /// decision.
 std::optional<::fuel::plan::OpKind> classifyKernelOp(Operation *op);
 
+/// True when `op` is kernel-bearing: the same ops classifyKernelOp gives a
+/// kind, without classifying them (cheap; no interface analysis).
+bool isKernelBearing(Operation *op);
+
 /// Computes the facts of a kernel-bearing op with static shapes. Fails,
 /// without a diagnostic, when `op` is not kernel-bearing or has a dynamic
 /// dimension.
 FailureOr<NodeFacts> analyzeKernelOp(Operation *op);
+
+/// The same, for an op already known to be of kind `kind` (a node's root,
+/// classified when the node was formed and checked by enumeration): skips
+/// the classification.
+FailureOr<NodeFacts> analyzeKernelOp(Operation *op, ::fuel::plan::OpKind kind);
 
 /// The root op of a node: the producer of the first yielded value, or null
 /// when the node yields a block argument or nothing.
