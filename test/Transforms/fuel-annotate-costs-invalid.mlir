@@ -7,7 +7,7 @@
 
 func.func @not_enumerated(%a: tensor<1024xf32>) -> tensor<1024xf32> {
   %e = tensor.empty() : tensor<1024xf32>
-  // expected-error @+1 {{node 0 (elementwise) has no alternatives; run fuel-enumerate-candidates first}}
+  // expected-error @+1 {{node 0 (elementwise) has no alternatives; run fuel-enumerate-candidates (or fuel-plan) first}}
   %0 = linalg.exp ins(%a : tensor<1024xf32>) outs(%e : tensor<1024xf32>) -> tensor<1024xf32>
   return %0 : tensor<1024xf32>
 }

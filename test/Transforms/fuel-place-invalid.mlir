@@ -28,7 +28,7 @@ func.func @unknown_result_residency(%x: tensor<4xf32>) -> (tensor<4xf32> {fuel.r
 
 // Tests that a node without alternatives cannot be placed.
 func.func @no_alternatives(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{node 0 (elementwise) has no alternatives; run phase A (fuel-plan) first}}
+  // expected-error @+1 {{node 0 (elementwise) has no alternatives; run fuel-enumerate-candidates (or fuel-plan) first}}
   %a = fuel.node 0 elementwise (%x) : (tensor<4xf32>) -> tensor<4xf32> {
   ^bb0(%i: tensor<4xf32>):
     fuel.yield %i : tensor<4xf32>

@@ -22,7 +22,7 @@ func.func @unranked(%a: tensor<1024xf32>) -> tensor<1024xf32> {
 // Tests that retention refuses a node without alternatives.
 
 func.func @no_alternatives(%a: tensor<1024xf32>) -> tensor<1024xf32> {
-  // expected-error @+1 {{node 0 (elementwise) has no alternatives; run fuel-enumerate-candidates first}}
+  // expected-error @+1 {{node 0 (elementwise) has no alternatives; run fuel-enumerate-candidates (or fuel-plan) first}}
   %0 = fuel.node 0 elementwise (%a) : (tensor<1024xf32>) -> tensor<1024xf32> {
   ^bb0(%x: tensor<1024xf32>):
     %e = tensor.empty() : tensor<1024xf32>

@@ -122,18 +122,15 @@ void AnnotateCostsPass::runOnOperation() {
   bool failedAny = false;
   bool changed = false;
   for (NodeOp node : nodes) {
-    AlternativeSetAttr set = node.getAlternativesAttr();
+    AlternativeSetAttr set = requireAlternatives(node);
+    if (!set) {
+      failedAny = true;
+      continue;
+    }
     Operation *root = getNodeRoot(node);
     FailureOr<NodeFacts> facts =
         root ? analyzeKernelOp(root, toPlan(node.getKind()))
              : FailureOr<NodeFacts>(failure());
-    if (!set) {
-      node.emitError() << describeNode(node)
-                       << " has no alternatives; run "
-                          "fuel-enumerate-candidates first";
-      failedAny = true;
-      continue;
-    }
     if (failed(facts)) {
       InFlightDiagnostic diag = node.emitError() << describeNode(node);
       if (root)

@@ -51,16 +51,8 @@ static std::vector<plan::CouplingAdjustment> couplingsOn(NodeOp node,
     return out;
   for (Attribute a : *list) {
     auto c = cast<CouplingAttr>(a);
-    if (!c.getOn() || toPlan(c.getOn()) != device)
-      continue;
-    plan::CouplingAdjustment adj;
-    adj.otherNode = c.getNode();
-    if (DeviceAttr d = c.getConditionDevice())
-      adj.condition = toPlan(d);
-    else
-      adj.condition = toPlan(*c.getConditionBackend());
-    adj.deltaNs = c.getDeltaNs();
-    out.push_back(adj);
+    if (c.getOn() && toPlan(c.getOn()) == device)
+      out.push_back(toPlan(c));
   }
   return out;
 }

@@ -63,11 +63,8 @@ void FilterCandidatesPass::runOnOperation() {
   bool failedAny = false;
   bool changed = false;
   for (NodeOp node : nodes) {
-    AlternativeSetAttr set = node.getAlternativesAttr();
+    AlternativeSetAttr set = requireAlternatives(node);
     if (!set) {
-      node.emitError() << describeNode(node)
-                       << " has no alternatives; run "
-                          "fuel-enumerate-candidates first";
       failedAny = true;
       continue;
     }

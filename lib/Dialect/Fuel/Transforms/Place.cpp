@@ -37,17 +37,8 @@ namespace plan = ::fuel::plan;
 /// The coupling adjustments of a candidate attribute.
 static std::vector<plan::CouplingAdjustment> couplingsOf(CandidateAttr c) {
   std::vector<plan::CouplingAdjustment> out;
-  for (Attribute a : c.getCoupling()) {
-    auto coupling = cast<CouplingAttr>(a);
-    plan::CouplingAdjustment adj;
-    adj.otherNode = coupling.getNode();
-    if (DeviceAttr d = coupling.getConditionDevice())
-      adj.condition = toPlan(d);
-    else
-      adj.condition = toPlan(*coupling.getConditionBackend());
-    adj.deltaNs = coupling.getDeltaNs();
-    out.push_back(adj);
-  }
+  for (Attribute a : c.getCoupling())
+    out.push_back(toPlan(cast<CouplingAttr>(a)));
   return out;
 }
 
@@ -105,13 +96,9 @@ void PlacePass::runOnOperation() {
   // Nodes: the best candidate per admitted device (sets are ranked).
   llvm::DenseMap<Operation *, unsigned> nodeIndex;
   for (NodeOp node : nodeOps) {
-    AlternativeSetAttr set = node.getAlternativesAttr();
-    if (!set) {
-      node.emitError() << describeNode(node)
-                       << " has no alternatives; run phase A (fuel-plan) "
-                          "first";
+    AlternativeSetAttr set = requireAlternatives(node);
+    if (!set)
       return signalPassFailure();
-    }
     plan::PlaceNode pn;
     pn.id = node.getIdAttr().getInt();
     pn.decisionDevice = toPlan(set.getDecision().getDevice());

@@ -63,6 +63,17 @@ static int64_t toSigned(uint64_t v) {
              : static_cast<int64_t>(v);
 }
 
+plan::CouplingAdjustment mlir::fuel::toPlan(CouplingAttr attr) {
+  plan::CouplingAdjustment adj;
+  adj.otherNode = attr.getNode();
+  if (DeviceAttr d = attr.getConditionDevice())
+    adj.condition = toPlan(d);
+  else
+    adj.condition = toPlan(*attr.getConditionBackend());
+  adj.deltaNs = attr.getDeltaNs();
+  return adj;
+}
+
 plan::Candidate mlir::fuel::toPlan(CandidateAttr attr) {
   plan::Candidate c;
   c.kernelId = attr.getKernelId().str();
@@ -89,17 +100,8 @@ plan::Candidate mlir::fuel::toPlan(CandidateAttr attr) {
       llvm::raw_string_ostream(value) << p.getValue();
     c.params.emplace_back(p.getName().str(), std::move(value));
   }
-  for (Attribute a : attr.getCoupling()) {
-    auto coupling = cast<CouplingAttr>(a);
-    plan::CouplingAdjustment adj;
-    adj.otherNode = coupling.getNode();
-    if (DeviceAttr d = coupling.getConditionDevice())
-      adj.condition = toPlan(d);
-    else
-      adj.condition = toPlan(*coupling.getConditionBackend());
-    adj.deltaNs = coupling.getDeltaNs();
-    c.couplings.push_back(adj);
-  }
+  for (Attribute a : attr.getCoupling())
+    c.couplings.push_back(toPlan(cast<CouplingAttr>(a)));
   c.kernelSource = attr.getSource().str();
   c.revisionHash = attr.getRevision();
   c.registryPriority = attr.getPriority();
@@ -184,6 +186,15 @@ LogicalResult mlir::fuel::emitPlanError(Operation *op, llvm::Error error,
   if (isa<FunctionOpInterface>(op))
     return emitFunctionError(op) << prefix << message;
   return op->emitError() << prefix << message;
+}
+
+AlternativeSetAttr mlir::fuel::requireAlternatives(NodeOp node) {
+  AlternativeSetAttr set = node.getAlternativesAttr();
+  if (!set)
+    node.emitError() << describeNode(node)
+                     << " has no alternatives; run fuel-enumerate-candidates "
+                        "(or fuel-plan) first";
+  return set;
 }
 
 std::string mlir::fuel::describeNode(NodeOp node) {

@@ -37,11 +37,8 @@ struct RankCandidatesPass
     bool failedAny = false;
     bool changed = false;
     for (NodeOp node : func.getBody().front().getOps<NodeOp>()) {
-      AlternativeSetAttr set = node.getAlternativesAttr();
+      AlternativeSetAttr set = requireAlternatives(node);
       if (!set) {
-        node.emitError() << describeNode(node)
-                         << " has no alternatives; run "
-                            "fuel-enumerate-candidates first";
         failedAny = true;
         continue;
       }

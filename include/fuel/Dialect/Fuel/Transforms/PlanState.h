@@ -42,6 +42,9 @@ FailureOr<PlanContext> readPlanContext(Operation *op);
 ::fuel::plan::OpKind toPlan(OpKind kind);
 OpKind fromPlan(::fuel::plan::OpKind kind);
 
+/// A coupling adjustment (its `on` device, if any, is the caller's).
+::fuel::plan::CouplingAdjustment toPlan(CouplingAttr attr);
+
 /// Candidate conversions. Op params are strings on both sides.
 ::fuel::plan::Candidate toPlan(CandidateAttr attr);
 CandidateAttr fromPlan(MLIRContext *ctx, const ::fuel::plan::Candidate &c);
@@ -67,6 +70,10 @@ LogicalResult emitPlanError(Operation *op, llvm::Error error,
 /// would print every one of its nodes.
 InFlightDiagnostic emitFunctionError(Operation *func);
 InFlightDiagnostic emitFunctionRemark(Operation *func);
+
+/// The node's alternative set; when it has none, emits an error at the node
+/// saying that phase A must run first, and returns null.
+AlternativeSetAttr requireAlternatives(NodeOp node);
 
 /// "node 3 (matmul)": how diagnostics and remarks name a node.
 std::string describeNode(NodeOp node);
