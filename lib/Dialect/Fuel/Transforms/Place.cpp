@@ -139,9 +139,12 @@ void PlacePass::runOnOperation() {
     if (auto node = dyn_cast<NodeOp>(op)) {
       unsigned n = nodeIndex.lookup(node);
       for (Value in : node.getInputs())
-        if (std::optional<unsigned> v = valueOf(in))
-          if (!llvm::is_contained(problem.values[*v].consumers, n))
-            problem.values[*v].consumers.push_back(n);
+        if (std::optional<unsigned> v = valueOf(in)) {
+          // Readers arrive in node order, so a repeat is always the last.
+          std::vector<unsigned> &readers = problem.values[*v].consumers;
+          if (readers.empty() || readers.back() != n)
+            readers.push_back(n);
+        }
       continue;
     }
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
