@@ -6,7 +6,8 @@
 // per cell, the mean and worst optimality gap of auto and of greedy against
 // brute force (percent of the optimum), how often auto was exact, and the
 // time auto took as a fraction of the time brute force took on the same
-// functions. Not a test: nothing here asserts.
+// functions. Not a test: nothing here asserts. The functions come from the
+// property tests' generator, unittests/Planner/RandomPlacement.h.
 //
 // Usage: fuel-bench-placement-gap [--dags N] [--nodes MAX] [--seed S]
 //
@@ -22,6 +23,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RandomPlacement.h"
+
 #include "fuel/Planner/Placement.h"
 
 #include "llvm/Support/Error.h"
@@ -33,187 +36,17 @@
 #include <cstring>
 #include <memory>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
 using namespace fuel::plan;
+using fuel::plan::testing::Instance;
+using fuel::plan::testing::makeLink;
+using fuel::plan::testing::randomInstance;
+using fuel::plan::testing::Rng;
+using fuel::plan::testing::Shape;
 
 namespace {
-
-/// Deterministic draws; the mapping is ours (std::uniform_*_distribution is
-/// implementation-defined).
-struct Rng {
-  std::mt19937_64 engine;
-  explicit Rng(uint64_t seed) : engine(seed) {}
-  uint64_t below(uint64_t n) { return engine() % n; }
-  int64_t between(int64_t lo, int64_t hi) {
-    return lo + int64_t(below(uint64_t(hi - lo) + 1));
-  }
-  bool coin() { return (engine() >> 63) != 0; }
-};
-
-struct Shape {
-  unsigned maxNodes = 12;
-  unsigned numDevices = 2;
-  double ratio = 1.0;
-  bool inForest = false;
-  bool coupling = false;
-  /// When non-zero, exactly this many nodes (else 1..maxNodes).
-  unsigned exactNodes = 0;
-  /// When non-zero, nodes read only values made at most this many values
-  /// earlier (a model-like, local graph); else any earlier value.
-  unsigned window = 0;
-};
-
-struct Instance {
-  std::unique_ptr<TransferModel> tm;
-  PlacementProblem p;
-};
-
-Link makeLink(Device from, Device to, int64_t bw, int64_t lat,
-              PathClass cls = PathClass::DeviceCopy) {
-  Link l;
-  l.from = from;
-  l.to = to;
-  l.bandwidthBytesPerSec = bw;
-  l.latencyNs = lat;
-  l.pathClass = cls;
-  return l;
-}
-
-/// A random function: nodes with per-device times, arguments, results read
-/// by later nodes, host ops and returns; the same generator the property
-/// tests use.
-Instance randomInstance(Rng &rng, const Shape &shape) {
-  Instance in;
-  Topology t;
-  std::vector<Device> devs{Device::cpu(), Device::cuda(0)};
-  if (shape.numDevices == 3)
-    devs.push_back(rng.coin() ? Device::cuda(1) : Device::vulkan(0));
-  for (Device d : devs) {
-    DeviceInfo info;
-    info.device = d;
-    info.cpuType = d.isHost() || (d.kind == DeviceKind::Vulkan && rng.coin());
-    t.devices.push_back(info);
-    if (d.isHost() || rng.below(4) == 0)
-      continue;
-    static const int64_t bws[] = {8'000'000'000, 10'000'000'000, 16'000'000'000,
-                                  25'000'000'000};
-    static const int64_t lats[] = {5'000, 10'000, 30'000};
-    t.links.push_back(
-        makeLink(Device::cpu(), d, bws[rng.below(4)], lats[rng.below(3)]));
-    t.links.push_back(
-        makeLink(d, Device::cpu(), bws[rng.below(4)], lats[rng.below(3)]));
-  }
-  if (devs.size() == 3 && rng.coin()) {
-    t.links.push_back(
-        makeLink(devs[1], devs[2], 12'000'000'000, 15'000, PathClass::Peer));
-    if (rng.coin())
-      t.links.push_back(
-          makeLink(devs[2], devs[1], 12'000'000'000, 15'000, PathClass::Peer));
-  }
-  t.canonicalize();
-  in.tm = std::make_unique<TransferModel>(t);
-  PlacementProblem &p = in.p;
-  p.transfers = in.tm.get();
-  for (const DeviceInfo &d : t.devices)
-    p.devices.push_back(d.device);
-
-  unsigned n = shape.exactNodes ? shape.exactNodes
-                                : 1 + unsigned(rng.below(shape.maxNodes));
-  double meanBytes = 800'000.0 / shape.ratio * 10.0;
-  auto bytes = [&] {
-    return uint64_t(meanBytes * double(25 + rng.below(176)) / 100.0);
-  };
-  auto someDevice = [&] {
-    return rng.below(3) == 0 ? p.devices[rng.below(p.devices.size())]
-                             : Device::cpu();
-  };
-  for (unsigned k = 0; k < n; ++k) {
-    PlaceNode node;
-    node.id = int64_t(k);
-    node.decisionDevice = p.devices[rng.below(p.devices.size())];
-    int64_t base = rng.between(100'000, 1'000'000);
-    std::vector<Device> admitted;
-    if (rng.below(10) == 0) {
-      admitted.push_back(p.devices[rng.below(p.devices.size())]);
-    } else {
-      for (Device d : p.devices)
-        if (rng.below(6) != 0)
-          admitted.push_back(d);
-      if (admitted.size() < 2)
-        admitted = p.devices;
-    }
-    for (Device d : admitted)
-      node.options.push_back(
-          {d, base * rng.between(10, 300) / 100 + rng.between(0, 999), {}});
-    p.nodes.push_back(std::move(node));
-  }
-  if (shape.inForest) {
-    std::vector<unsigned> open;
-    for (unsigned k = 0; k < n; ++k) {
-      std::vector<unsigned> still;
-      for (unsigned vi : open) {
-        if (rng.below(5) < 2)
-          p.values[vi].consumers.push_back(k);
-        else
-          still.push_back(vi);
-      }
-      open = std::move(still);
-      if (rng.coin()) {
-        PlaceValue arg = PlaceValue::onDevice(someDevice(), bytes());
-        arg.consumers.push_back(k);
-        p.values.push_back(arg);
-      }
-      p.values.push_back(PlaceValue::ofNode(k, bytes()));
-      open.push_back(unsigned(p.values.size() - 1));
-    }
-    for (unsigned vi : open)
-      if (rng.coin())
-        p.values[vi].fixedConsumers.push_back(someDevice());
-  } else {
-    unsigned numArgs = 1 + unsigned(rng.below(3));
-    for (unsigned i = 0; i < numArgs; ++i)
-      p.values.push_back(PlaceValue::onDevice(someDevice(), bytes()));
-    for (unsigned k = 0; k < n; ++k) {
-      unsigned reads = unsigned(rng.below(4));
-      for (unsigned r = 0; r < reads; ++r) {
-        size_t size = p.values.size();
-        size_t lo =
-            shape.window && size > shape.window ? size - shape.window : 0;
-        PlaceValue &v = p.values[lo + rng.below(size - lo)];
-        if (!v.producer || *v.producer < k)
-          v.consumers.push_back(k);
-      }
-      unsigned results = rng.below(6) == 0 ? 2 : 1;
-      for (unsigned r = 0; r < results; ++r) {
-        PlaceValue v = PlaceValue::ofNode(k, bytes());
-        if (rng.below(5) == 0)
-          v.fixedConsumers.push_back(someDevice());
-        if (rng.below(10) == 0)
-          v.fixedConsumers.push_back(Device::cpu());
-        p.values.push_back(v);
-      }
-    }
-  }
-  if (shape.coupling) {
-    unsigned numAdj = 1 + unsigned(rng.below(4));
-    for (unsigned i = 0; i < numAdj; ++i) {
-      PlaceNode &node = p.nodes[rng.below(n)];
-      PlaceOption &o = node.options[rng.below(node.options.size())];
-      CouplingAdjustment a;
-      a.otherNode = p.nodes[rng.below(n)].id;
-      if (rng.coin())
-        a.condition = p.devices[rng.below(p.devices.size())];
-      else
-        a.condition = rng.coin() ? DeviceKind::Cpu : DeviceKind::Cuda;
-      a.deltaNs = rng.between(-400'000, 200'000);
-      o.couplings.push_back(a);
-    }
-  }
-  return in;
-}
 
 using Clock = std::chrono::steady_clock;
 

@@ -11,188 +11,27 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PlannerTestUtil.h"
+#include "RandomPlacement.h"
 
 #include "fuel/Planner/Placement.h"
 
 #include "gtest/gtest.h"
 
-#include <memory>
-
 using namespace fuel::plan;
+using fuel::plan::testing::Instance;
 using fuel::plan::testing::Rng;
+using fuel::plan::testing::Shape;
 
 namespace {
 
 const double kRatios[] = {0.1, 1.0, 10.0};
 
-/// A random function and the topology it is planned for.
-struct Instance {
-  std::unique_ptr<TransferModel> tm;
-  PlacementProblem p;
-};
-
-struct Shape {
-  unsigned maxNodes = 10;
-  /// Fewest nodes (at most maxNodes).
-  unsigned minNodes = 1;
-  /// When non-zero, nodes read only among the last `window` values (a
-  /// model-like, local graph); else any earlier value.
-  unsigned window = 0;
-  unsigned numDevices = 2;
-  /// Mean node time over mean hop time.
-  double ratio = 1.0;
-  bool inForest = false;
-  bool coupling = false;
-};
-
-Link makeLink(Device from, Device to, int64_t bw, int64_t lat,
-              PathClass cls = PathClass::DeviceCopy) {
-  Link l;
-  l.from = from;
-  l.to = to;
-  l.bandwidthBytesPerSec = bw;
-  l.latencyNs = lat;
-  l.pathClass = cls;
-  return l;
-}
-
-Instance randomInstance(Rng &rng, const Shape &shape) {
-  Instance in;
-  Topology t;
-  std::vector<Device> devs{Device::cpu(), Device::cuda(0)};
-  if (shape.numDevices == 3)
-    devs.push_back(rng.coin() ? Device::cuda(1) : Device::vulkan(0));
-  for (Device d : devs) {
-    DeviceInfo info;
-    info.device = d;
-    info.cpuType = d.isHost() || (d.kind == DeviceKind::Vulkan && rng.coin());
-    t.devices.push_back(info);
-    if (d.isHost() || rng.below(4) == 0)
-      continue; // host links left to the class defaults
-    static const int64_t bws[] = {8'000'000'000, 10'000'000'000, 16'000'000'000,
-                                  25'000'000'000};
-    static const int64_t lats[] = {5'000, 10'000, 30'000};
-    t.links.push_back(
-        makeLink(Device::cpu(), d, bws[rng.below(4)], lats[rng.below(3)]));
-    t.links.push_back(
-        makeLink(d, Device::cpu(), bws[rng.below(4)], lats[rng.below(3)]));
-  }
-  if (devs.size() == 3 && !devs[2].isHost() && rng.coin()) {
-    // A peer link one way or both.
-    t.links.push_back(
-        makeLink(devs[1], devs[2], 12'000'000'000, 15'000, PathClass::Peer));
-    if (rng.coin())
-      t.links.push_back(
-          makeLink(devs[2], devs[1], 12'000'000'000, 15'000, PathClass::Peer));
-  }
-  t.canonicalize();
-  in.tm = std::make_unique<TransferModel>(t);
-  PlacementProblem &p = in.p;
-  p.transfers = in.tm.get();
-  for (const DeviceInfo &d : t.devices)
-    p.devices.push_back(d.device);
-
-  unsigned n =
-      shape.minNodes + unsigned(rng.below(shape.maxNodes - shape.minNodes + 1));
-  // Mean node time ~ 800,000 ns; bytes so that one hop at ~10 GB/s costs
-  // about that divided by the ratio.
-  double meanBytes = 800'000.0 / shape.ratio * 10.0;
-  auto bytes = [&] {
-    return uint64_t(meanBytes * double(25 + rng.below(176)) / 100.0);
-  };
-  auto someDevice = [&] {
-    return rng.below(3) == 0 ? p.devices[rng.below(p.devices.size())]
-                             : Device::cpu();
-  };
-  for (unsigned k = 0; k < n; ++k) {
-    PlaceNode node;
-    node.id = int64_t(k) * 3 + 7;
-    node.decisionDevice = p.devices[rng.below(p.devices.size())];
-    int64_t base = rng.between(100'000, 1'000'000);
-    std::vector<Device> admitted;
-    if (rng.below(10) == 0) {
-      admitted.push_back(p.devices[rng.below(p.devices.size())]);
-    } else {
-      for (Device d : p.devices)
-        if (rng.below(6) != 0)
-          admitted.push_back(d);
-      if (admitted.size() < 2)
-        admitted = p.devices;
-    }
-    for (Device d : admitted)
-      node.options.push_back(
-          {d, base * rng.between(10, 300) / 100 + rng.between(0, 999), {}});
-    if (rng.coin())
-      std::reverse(node.options.begin(), node.options.end());
-    p.nodes.push_back(std::move(node));
-  }
-
-  if (shape.inForest) {
-    // Each node result is read by at most one later node or returned.
-    std::vector<unsigned> open; // values not yet read
-    for (unsigned k = 0; k < n; ++k) {
-      std::vector<unsigned> still;
-      for (unsigned vi : open) {
-        if (rng.below(5) < 2)
-          p.values[vi].consumers.push_back(k);
-        else
-          still.push_back(vi);
-      }
-      open = std::move(still);
-      if (rng.coin()) {
-        PlaceValue arg = PlaceValue::onDevice(someDevice(), bytes());
-        arg.consumers.push_back(k);
-        p.values.push_back(arg);
-      }
-      p.values.push_back(PlaceValue::ofNode(k, bytes()));
-      open.push_back(unsigned(p.values.size() - 1));
-    }
-    for (unsigned vi : open)
-      if (rng.coin())
-        p.values[vi].fixedConsumers.push_back(someDevice());
-  } else {
-    unsigned numArgs = 1 + unsigned(rng.below(3));
-    for (unsigned i = 0; i < numArgs; ++i)
-      p.values.push_back(PlaceValue::onDevice(someDevice(), bytes()));
-    for (unsigned k = 0; k < n; ++k) {
-      unsigned reads = unsigned(rng.below(4));
-      for (unsigned r = 0; r < reads && !p.values.empty(); ++r) {
-        size_t size = p.values.size();
-        size_t lo =
-            shape.window && size > shape.window ? size - shape.window : 0;
-        PlaceValue &v = p.values[lo + rng.below(size - lo)];
-        if (!v.producer || *v.producer < k)
-          v.consumers.push_back(k);
-      }
-      unsigned results = rng.below(6) == 0 ? 2 : 1;
-      for (unsigned r = 0; r < results; ++r) {
-        PlaceValue v = PlaceValue::ofNode(k, bytes());
-        if (rng.below(5) == 0)
-          v.fixedConsumers.push_back(someDevice());
-        if (rng.below(10) == 0)
-          v.fixedConsumers.push_back(Device::cpu());
-        p.values.push_back(v);
-      }
-    }
-  }
-
-  if (shape.coupling) {
-    unsigned numAdj = 1 + unsigned(rng.below(4));
-    for (unsigned i = 0; i < numAdj; ++i) {
-      PlaceNode &node = p.nodes[rng.below(n)];
-      PlaceOption &o = node.options[rng.below(node.options.size())];
-      CouplingAdjustment a;
-      a.otherNode = p.nodes[rng.below(n)].id;
-      if (rng.coin())
-        a.condition = p.devices[rng.below(p.devices.size())];
-      else
-        a.condition = rng.coin() ? DeviceKind::Cpu : DeviceKind::Cuda;
-      a.deltaNs = rng.between(-400'000, 200'000);
-      o.couplings.push_back(a);
-    }
-  }
-  EXPECT_EQ(p.validate(), "");
+/// randomInstance() with ids that are not positions and options not in
+/// device order (Shape::irregularOrder); the problem must validate.
+Instance drawInstance(Rng &rng, Shape shape) {
+  shape.irregularOrder = true;
+  Instance in = fuel::plan::testing::randomInstance(rng, shape);
+  EXPECT_EQ(in.p.validate(), "");
   return in;
 }
 
@@ -269,7 +108,7 @@ TEST(PlacementPropertyTest, BruteForceMatchesTheDefinition) {
     s.ratio = kRatios[rng.below(3)];
     s.inForest = rng.below(4) == 0;
     s.coupling = rng.coin();
-    Instance in = randomInstance(rng, s);
+    Instance in = drawInstance(rng, s);
     auto [plan, total] = enumerate(in.p);
     PlacementResult r = solve(in.p, PlacementAlgorithm::BruteForce);
     ASSERT_EQ(r.objective.totalNs, total) << "instance " << i;
@@ -287,7 +126,7 @@ TEST(PlacementPropertyTest, ExactTreeIsExactOnInForests) {
         s.numDevices = devices;
         s.ratio = ratio;
         s.inForest = true;
-        Instance in = randomInstance(rng, s);
+        Instance in = drawInstance(rng, s);
         ASSERT_TRUE(in.p.isInForest());
         int64_t best =
             solve(in.p, PlacementAlgorithm::BruteForce).objective.totalNs;
@@ -308,7 +147,7 @@ TEST(PlacementPropertyTest, MinCutIsExactWithTwoDevices) {
       Shape s;
       s.numDevices = 2;
       s.ratio = ratio;
-      Instance in = randomInstance(rng, s);
+      Instance in = drawInstance(rng, s);
       int64_t best =
           solve(in.p, PlacementAlgorithm::BruteForce).objective.totalNs;
       PlacementResult cut = solve(in.p, PlacementAlgorithm::MinCut);
@@ -346,7 +185,7 @@ TEST(PlacementPropertyTest, AutoBetweenBruteForceAndBaselines) {
         Shape s;
         s.numDevices = devices;
         s.ratio = ratio;
-        Instance in = randomInstance(rng, s);
+        Instance in = drawInstance(rng, s);
         checkAutoBounds(in, std::to_string(devices) + " devices, ratio " +
                                 std::to_string(ratio) + ", instance " +
                                 std::to_string(i));
@@ -361,7 +200,7 @@ TEST(PlacementPropertyTest, CoupledAutoAgainstBruteForce) {
       s.numDevices = devices;
       s.ratio = kRatios[rng.below(3)];
       s.coupling = true;
-      Instance in = randomInstance(rng, s);
+      Instance in = drawInstance(rng, s);
       checkAutoBounds(in, std::to_string(devices) +
                               " devices, coupled, "
                               "instance " +
@@ -383,7 +222,7 @@ TEST(PlacementPropertyTest, LargeAutoKeepsItsBounds) {
     s.window = i % 2 ? 40 : 0;
     s.ratio = kRatios[i % 3];
     s.coupling = i >= 6;
-    Instance in = randomInstance(rng, s);
+    Instance in = drawInstance(rng, s);
     const PlacementProblem &p = in.p;
     std::string what = "large instance " + std::to_string(i);
     PlacementResult a = solve(p, PlacementAlgorithm::Auto);
@@ -412,7 +251,7 @@ TEST(PlacementPropertyTest, ExplanationFiguresAgreeWithTheObjective) {
     s.numDevices = 2 + unsigned(rng.below(2));
     s.ratio = kRatios[rng.below(3)];
     s.coupling = rng.coin();
-    Instance in = randomInstance(rng, s);
+    Instance in = drawInstance(rng, s);
     const PlacementProblem &p = in.p;
     std::vector<Device> plan;
     for (const PlaceNode &n : p.nodes)

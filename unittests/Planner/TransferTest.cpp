@@ -10,9 +10,12 @@
 #include "fuel/Planner/Transfer.h"
 #include "fuel/Planner/Numbers.h"
 
+#include "RandomPlacement.h"
+
 #include "gtest/gtest.h"
 
 using namespace fuel::plan;
+using fuel::plan::testing::makeLink;
 
 namespace {
 
@@ -23,17 +26,6 @@ DeviceInfo info(Device d, bool cpuType = false) {
   return i;
 }
 
-Link link(Device from, Device to, int64_t bw, int64_t lat,
-          PathClass cls = PathClass::DeviceCopy) {
-  Link l;
-  l.from = from;
-  l.to = to;
-  l.bandwidthBytesPerSec = bw;
-  l.latencyNs = lat;
-  l.pathClass = cls;
-  return l;
-}
-
 /// cpu, cuda:0, cuda:1, vulkan:0 (a CPU-type device), vulkan:1 (a GPU); the
 /// §5 example's link between cpu and cuda:0 both ways, nothing else.
 Topology machine() {
@@ -41,8 +33,8 @@ Topology machine() {
   t.devices = {info(Device::cpu()), info(Device::cuda(0)),
                info(Device::cuda(1)), info(Device::vulkan(0), true),
                info(Device::vulkan(1))};
-  t.links = {link(Device::cpu(), Device::cuda(0), 10'000'000'000, 10'000),
-             link(Device::cuda(0), Device::cpu(), 10'000'000'000, 10'000)};
+  t.links = {makeLink(Device::cpu(), Device::cuda(0), 10'000'000'000, 10'000),
+             makeLink(Device::cuda(0), Device::cpu(), 10'000'000'000, 10'000)};
   t.canonicalize();
   return t;
 }
@@ -106,9 +98,9 @@ TEST(TransferTest, ClassDefaults) {
 TEST(TransferTest, DirectedLinks) {
   Topology t = machine();
   // A peer link one way only, and a slower way back to the host.
-  t.links = {link(cpu, cuda0, 10'000'000'000, 10'000),
-             link(cuda0, cpu, 5'000'000'000, 20'000),
-             link(cuda0, cuda1, 12'000'000'000, 15'000, PathClass::Peer)};
+  t.links = {makeLink(cpu, cuda0, 10'000'000'000, 10'000),
+             makeLink(cuda0, cpu, 5'000'000'000, 20'000),
+             makeLink(cuda0, cuda1, 12'000'000'000, 15'000, PathClass::Peer)};
   t.canonicalize();
   TransferModel tm(t);
   EXPECT_EQ(tm.hopNs(cpu, cuda0, 4'000'000), 410'000);
@@ -122,7 +114,7 @@ TEST(TransferTest, DirectedLinks) {
 
 TEST(TransferTest, DescribedLinkWithoutFiguresTakesClassDefaults) {
   Topology t = machine();
-  t.links.push_back(link(cuda0, cuda1, 0, -1, PathClass::Peer));
+  t.links.push_back(makeLink(cuda0, cuda1, 0, -1, PathClass::Peer));
   t.canonicalize();
   TransferModel tm(t);
   std::optional<PathFigures> p = tm.directPath(cuda0, cuda1);
@@ -155,7 +147,7 @@ TEST(TransferTest, CopySetSharesTheHostHop) {
 TEST(TransferTest, CopySetDirectAndStagedMixed) {
   Topology t = machine();
   t.links.push_back(
-      link(cuda0, cuda1, 12'000'000'000, 15'000, PathClass::Peer));
+      makeLink(cuda0, cuda1, 12'000'000'000, 15'000, PathClass::Peer));
   t.canonicalize();
   TransferModel tm(t);
   // cuda:1 direct over the peer link; vulkan:1 staged, so a host hop.
@@ -175,7 +167,7 @@ TEST(TransferTest, CopySetDirectAndStagedMixed) {
 
 TEST(TransferTest, CopySetSaturates) {
   Topology t = machine();
-  t.links.push_back(link(cpu, cuda1, 1'000, 0));
+  t.links.push_back(makeLink(cpu, cuda1, 1'000, 0));
   t.canonicalize();
   TransferModel tm(t);
   // cpu -> cuda:1 alone needs 10^15 ns for 10^9 bytes; a large value

@@ -1,0 +1,218 @@
+//===- RandomPlacement.h - Random placement problems for tests --*- C++ -*-===//
+//
+// The random function generator behind the placement property tests
+// (unittests/Planner/PlacementPropertyTest.cpp) and the optimality-gap
+// benchmark (bench/placement-gap): a random topology of two or three devices
+// and a random function on it (nodes with per-device times, arguments,
+// results read by later nodes, host ops and returns; SEMANTICS §5). Every
+// draw comes from Rng, so a seed fixes the problem on every standard library;
+// the order of the draws is part of the contract, since the tests' seeds and
+// the benchmark's published tables depend on it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUEL_UNITTESTS_PLANNER_RANDOMPLACEMENT_H
+#define FUEL_UNITTESTS_PLANNER_RANDOMPLACEMENT_H
+
+#include "PlannerTestUtil.h"
+
+#include "fuel/Planner/Placement.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace fuel::plan::testing {
+
+/// A random function and the topology it is planned for; `p.transfers`
+/// points into `tm`.
+struct Instance {
+  std::unique_ptr<TransferModel> tm;
+  PlacementProblem p;
+};
+
+/// What randomInstance() draws.
+struct Shape {
+  unsigned maxNodes = 10;
+  /// Fewest nodes (at most maxNodes).
+  unsigned minNodes = 1;
+  /// When non-zero, exactly this many nodes, and no draw for the count
+  /// (minNodes and maxNodes are then unused).
+  unsigned exactNodes = 0;
+  /// When non-zero, nodes read only among the last `window` values (a
+  /// model-like, local graph); else any earlier value.
+  unsigned window = 0;
+  /// 2 (cpu, cuda:0) or 3 (plus cuda:1 or vulkan:0).
+  unsigned numDevices = 2;
+  /// Mean node time over mean hop time.
+  double ratio = 1.0;
+  /// Each node result read by at most one later node or returned.
+  bool inForest = false;
+  /// Add one to four coupling adjustments.
+  bool coupling = false;
+  /// Node ids 7, 10, 13, ... rather than 0, 1, 2, ..., and each node's
+  /// options reversed on a coin flip (one more draw a node): nothing may
+  /// take ids for positions or options for device order.
+  bool irregularOrder = false;
+};
+
+/// A link of `cls` from `from` to `to`.
+inline Link makeLink(Device from, Device to, int64_t bw, int64_t lat,
+                     PathClass cls = PathClass::DeviceCopy) {
+  Link l;
+  l.from = from;
+  l.to = to;
+  l.bandwidthBytesPerSec = bw;
+  l.latencyNs = lat;
+  l.pathClass = cls;
+  return l;
+}
+
+/// A random topology and a random function of `shape` on it. The problem is
+/// meant to be valid (PlacementProblem::validate() returns ""); checking
+/// that is the caller's business.
+inline Instance randomInstance(Rng &rng, const Shape &shape) {
+  Instance in;
+  Topology t;
+  std::vector<Device> devs{Device::cpu(), Device::cuda(0)};
+  if (shape.numDevices == 3)
+    devs.push_back(rng.coin() ? Device::cuda(1) : Device::vulkan(0));
+  for (Device d : devs) {
+    DeviceInfo info;
+    info.device = d;
+    info.cpuType = d.isHost() || (d.kind == DeviceKind::Vulkan && rng.coin());
+    t.devices.push_back(info);
+    if (d.isHost() || rng.below(4) == 0)
+      continue; // host links left to the class defaults
+    static const int64_t bws[] = {8'000'000'000, 10'000'000'000, 16'000'000'000,
+                                  25'000'000'000};
+    static const int64_t lats[] = {5'000, 10'000, 30'000};
+    t.links.push_back(
+        makeLink(Device::cpu(), d, bws[rng.below(4)], lats[rng.below(3)]));
+    t.links.push_back(
+        makeLink(d, Device::cpu(), bws[rng.below(4)], lats[rng.below(3)]));
+  }
+  if (devs.size() == 3 && !devs[2].isHost() && rng.coin()) {
+    // A peer link one way or both.
+    t.links.push_back(
+        makeLink(devs[1], devs[2], 12'000'000'000, 15'000, PathClass::Peer));
+    if (rng.coin())
+      t.links.push_back(
+          makeLink(devs[2], devs[1], 12'000'000'000, 15'000, PathClass::Peer));
+  }
+  t.canonicalize();
+  in.tm = std::make_unique<TransferModel>(t);
+  PlacementProblem &p = in.p;
+  p.transfers = in.tm.get();
+  for (const DeviceInfo &d : t.devices)
+    p.devices.push_back(d.device);
+
+  unsigned n =
+      shape.exactNodes
+          ? shape.exactNodes
+          : shape.minNodes +
+                unsigned(rng.below(shape.maxNodes - shape.minNodes + 1));
+  // Mean node time ~ 800,000 ns; bytes so that one hop at ~10 GB/s costs
+  // about that divided by the ratio.
+  double meanBytes = 800'000.0 / shape.ratio * 10.0;
+  auto bytes = [&] {
+    return uint64_t(meanBytes * double(25 + rng.below(176)) / 100.0);
+  };
+  auto someDevice = [&] {
+    return rng.below(3) == 0 ? p.devices[rng.below(p.devices.size())]
+                             : Device::cpu();
+  };
+  for (unsigned k = 0; k < n; ++k) {
+    PlaceNode node;
+    node.id = shape.irregularOrder ? int64_t(k) * 3 + 7 : int64_t(k);
+    node.decisionDevice = p.devices[rng.below(p.devices.size())];
+    int64_t base = rng.between(100'000, 1'000'000);
+    std::vector<Device> admitted;
+    if (rng.below(10) == 0) {
+      admitted.push_back(p.devices[rng.below(p.devices.size())]);
+    } else {
+      for (Device d : p.devices)
+        if (rng.below(6) != 0)
+          admitted.push_back(d);
+      if (admitted.size() < 2)
+        admitted = p.devices;
+    }
+    for (Device d : admitted)
+      node.options.push_back(
+          {d, base * rng.between(10, 300) / 100 + rng.between(0, 999), {}});
+    if (shape.irregularOrder && rng.coin())
+      std::reverse(node.options.begin(), node.options.end());
+    p.nodes.push_back(std::move(node));
+  }
+
+  if (shape.inForest) {
+    // Each node result is read by at most one later node or returned.
+    std::vector<unsigned> open; // values not yet read
+    for (unsigned k = 0; k < n; ++k) {
+      std::vector<unsigned> still;
+      for (unsigned vi : open) {
+        if (rng.below(5) < 2)
+          p.values[vi].consumers.push_back(k);
+        else
+          still.push_back(vi);
+      }
+      open = std::move(still);
+      if (rng.coin()) {
+        PlaceValue arg = PlaceValue::onDevice(someDevice(), bytes());
+        arg.consumers.push_back(k);
+        p.values.push_back(arg);
+      }
+      p.values.push_back(PlaceValue::ofNode(k, bytes()));
+      open.push_back(unsigned(p.values.size() - 1));
+    }
+    for (unsigned vi : open)
+      if (rng.coin())
+        p.values[vi].fixedConsumers.push_back(someDevice());
+  } else {
+    unsigned numArgs = 1 + unsigned(rng.below(3));
+    for (unsigned i = 0; i < numArgs; ++i)
+      p.values.push_back(PlaceValue::onDevice(someDevice(), bytes()));
+    for (unsigned k = 0; k < n; ++k) {
+      unsigned reads = unsigned(rng.below(4));
+      for (unsigned r = 0; r < reads && !p.values.empty(); ++r) {
+        size_t size = p.values.size();
+        size_t lo =
+            shape.window && size > shape.window ? size - shape.window : 0;
+        PlaceValue &v = p.values[lo + rng.below(size - lo)];
+        if (!v.producer || *v.producer < k)
+          v.consumers.push_back(k);
+      }
+      unsigned results = rng.below(6) == 0 ? 2 : 1;
+      for (unsigned r = 0; r < results; ++r) {
+        PlaceValue v = PlaceValue::ofNode(k, bytes());
+        if (rng.below(5) == 0)
+          v.fixedConsumers.push_back(someDevice());
+        if (rng.below(10) == 0)
+          v.fixedConsumers.push_back(Device::cpu());
+        p.values.push_back(v);
+      }
+    }
+  }
+
+  if (shape.coupling) {
+    unsigned numAdj = 1 + unsigned(rng.below(4));
+    for (unsigned i = 0; i < numAdj; ++i) {
+      PlaceNode &node = p.nodes[rng.below(n)];
+      PlaceOption &o = node.options[rng.below(node.options.size())];
+      CouplingAdjustment a;
+      a.otherNode = p.nodes[rng.below(n)].id;
+      if (rng.coin())
+        a.condition = p.devices[rng.below(p.devices.size())];
+      else
+        a.condition = rng.coin() ? DeviceKind::Cpu : DeviceKind::Cuda;
+      a.deltaNs = rng.between(-400'000, 200'000);
+      o.couplings.push_back(a);
+    }
+  }
+  return in;
+}
+
+} // namespace fuel::plan::testing
+
+#endif // FUEL_UNITTESTS_PLANNER_RANDOMPLACEMENT_H
