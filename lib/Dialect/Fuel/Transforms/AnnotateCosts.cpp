@@ -107,14 +107,13 @@ static Priced price(MLIRContext *ctx, AlternativeSetAttr set,
 
 void AnnotateCostsPass::runOnOperation() {
   func::FuncOp func = getOperation();
-  if (func.isExternal())
-    return;
-  auto nodes = func.getBody().front().getOps<NodeOp>();
-  if (nodes.empty())
-    return;
-  FailureOr<PlanContext> planCtx = readPlanContext(func);
-  if (failed(planCtx))
+  FailureOr<std::optional<PlanContext>> context = planContextFor(func);
+  if (failed(context))
     return signalPassFailure();
+  if (!*context)
+    return;
+  const PlanContext *planCtx = &**context;
+  auto nodes = func.getBody().front().getOps<NodeOp>();
   MLIRContext *ctx = &getContext();
 
   llvm::StringMap<Priced> memo;

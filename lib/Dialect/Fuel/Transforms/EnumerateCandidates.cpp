@@ -59,14 +59,13 @@ static std::vector<plan::CouplingAdjustment> couplingsOn(NodeOp node,
 
 void EnumerateCandidatesPass::runOnOperation() {
   func::FuncOp func = getOperation();
-  if (func.isExternal())
-    return;
-  auto nodes = func.getBody().front().getOps<NodeOp>();
-  if (nodes.empty())
-    return;
-  FailureOr<PlanContext> planCtx = readPlanContext(func);
-  if (failed(planCtx))
+  FailureOr<std::optional<PlanContext>> context = planContextFor(func);
+  if (failed(context))
     return signalPassFailure();
+  if (!*context)
+    return;
+  const PlanContext *planCtx = &**context;
+  auto nodes = func.getBody().front().getOps<NodeOp>();
   MLIRContext *ctx = &getContext();
   const target::KernelRegistry &registry = target::KernelRegistry::get();
   PlanConfigAttr config = planCtx->config;

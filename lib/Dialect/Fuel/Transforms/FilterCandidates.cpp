@@ -38,14 +38,13 @@ struct FilterCandidatesPass
 
 void FilterCandidatesPass::runOnOperation() {
   func::FuncOp func = getOperation();
-  if (func.isExternal())
-    return;
-  auto nodes = func.getBody().front().getOps<NodeOp>();
-  if (nodes.empty())
-    return;
-  FailureOr<PlanContext> planCtx = readPlanContext(func);
-  if (failed(planCtx))
+  FailureOr<std::optional<PlanContext>> context = planContextFor(func);
+  if (failed(context))
     return signalPassFailure();
+  if (!*context)
+    return;
+  const PlanContext *planCtx = &**context;
+  auto nodes = func.getBody().front().getOps<NodeOp>();
   MLIRContext *ctx = &getContext();
   plan::Precision requirement = planCtx->config.getRequirement();
 

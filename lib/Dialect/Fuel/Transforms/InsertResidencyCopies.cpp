@@ -67,14 +67,15 @@ static SmallVector<Operation *, 2> viewChain(Value v) {
 
 void InsertResidencyCopiesPass::runOnOperation() {
   func::FuncOp func = getOperation();
-  if (func.isExternal())
-    return;
-  Block &block = func.getBody().front();
-  if (block.getOps<NodeOp>().empty())
-    return;
-  FailureOr<PlanContext> planCtx = readPlanContext(func);
-  if (failed(planCtx) || failed(verifyResidencies(func, planCtx->devices)))
+  FailureOr<std::optional<PlanContext>> context = planContextFor(func);
+  if (failed(context))
     return signalPassFailure();
+  if (!*context)
+    return;
+  const PlanContext *planCtx = &**context;
+  if (failed(verifyResidencies(func, planCtx->devices)))
+    return signalPassFailure();
+  Block &block = func.getBody().front();
   MLIRContext *ctx = &getContext();
   plan::TransferModel transfers(planCtx->topology);
   plan::Device fallback = defaultResidency(planCtx->config);

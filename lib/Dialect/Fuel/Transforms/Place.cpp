@@ -63,12 +63,14 @@ struct PlacePass : public mlir::fuel::impl::FuelPlacePassBase<PlacePass> {
 
 void PlacePass::runOnOperation() {
   func::FuncOp func = getOperation();
-  if (func.isExternal())
+  FailureOr<std::optional<PlanContext>> context = planContextFor(func);
+  if (failed(context))
+    return signalPassFailure();
+  if (!*context)
     return;
+  const PlanContext *planCtx = &**context;
   Block &block = func.getBody().front();
   auto nodeOps = llvm::to_vector(block.getOps<NodeOp>());
-  if (nodeOps.empty())
-    return;
   std::optional<plan::PlacementAlgorithm> algorithm =
       plan::symbolizePlacementAlgorithm(placementAlgorithm);
   if (!algorithm) {
@@ -78,9 +80,6 @@ void PlacePass::runOnOperation() {
            "brute-force";
     return signalPassFailure();
   }
-  FailureOr<PlanContext> planCtx = readPlanContext(func);
-  if (failed(planCtx))
-    return signalPassFailure();
   MLIRContext *ctx = &getContext();
   plan::TransferModel transfers(planCtx->topology);
   plan::PlacementProblem problem;

@@ -48,6 +48,16 @@ FailureOr<PlanContext> mlir::fuel::readPlanContext(Operation *op) {
   return ctx;
 }
 
+FailureOr<std::optional<PlanContext>>
+mlir::fuel::planContextFor(func::FuncOp func) {
+  if (func.isExternal() || func.getBody().front().getOps<NodeOp>().empty())
+    return std::optional<PlanContext>();
+  FailureOr<PlanContext> ctx = readPlanContext(func);
+  if (failed(ctx))
+    return failure();
+  return std::optional<PlanContext>(std::move(*ctx));
+}
+
 plan::OpKind mlir::fuel::toPlan(OpKind kind) {
   return static_cast<plan::OpKind>(static_cast<uint32_t>(kind));
 }

@@ -16,6 +16,7 @@
 #include "fuel/Planner/Candidate.h"
 #include "fuel/Planner/Topology.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/Support/Error.h"
 
@@ -37,6 +38,12 @@ struct PlanContext {
 /// When one is missing, emits an error at `op` that names it and says that
 /// fuel-attach-topology (or fuel-plan) sets it, and fails.
 FailureOr<PlanContext> readPlanContext(Operation *op);
+
+/// The planning context of a function pass: std::nullopt when `func` has
+/// nothing to plan (a declaration, or no node), otherwise readPlanContext of
+/// the function, which fails with its diagnostic when the module lacks its
+/// topology or configuration.
+FailureOr<std::optional<PlanContext>> planContextFor(func::FuncOp func);
 
 /// Op kind conversions (the enumerations list the kinds in one order).
 ::fuel::plan::OpKind toPlan(OpKind kind);
