@@ -27,7 +27,6 @@ import json
 import os
 import statistics
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -57,12 +56,7 @@ def main():
     ap.add_argument("--json", default=None, help="write all results to this file")
     a = ap.parse_args()
 
-    fuel_opt = os.path.abspath(a.fuel_opt)
-    topology = os.path.abspath(a.topology)
-    if not os.access(fuel_opt, os.X_OK):
-        sys.exit("fuel-opt not executable: %s" % fuel_opt)
-    if not os.path.isfile(topology):
-        sys.exit("topology file not found: %s" % topology)
+    fuel_opt, (topology,) = planning_scale.check_inputs(a.fuel_opt, [a.topology])
     sizes = [int(s) for s in a.sizes.split(",") if s]
     shapes = [s for s in a.shapes.split(",") if s]
     algorithms = [x for x in a.algorithms.split(",") if x]
@@ -70,8 +64,7 @@ def main():
     for v in variants:
         if v not in VARIANTS:
             sys.exit("unknown variant %s (expected as-is or quiet)" % v)
-    workdir = a.workdir or os.path.join(tempfile.gettempdir(), "fuel-planning-scale")
-    os.makedirs(workdir, exist_ok=True)
+    workdir = planning_scale.input_workdir(a.workdir)
 
     print("fuel-opt: %s" % fuel_opt)
     print("topology: %s" % topology)
@@ -156,15 +149,7 @@ def main():
                          planning_scale.verdict(x["place_over_baseline"], a.target)))
         if not r["runs"]:
             rows.append((r["shape"], str(r["ops"]), "", "", "FAILED") + ("",) * 6)
-    widths = [max(len(h), *(len(x[i]) for x in rows)) if rows else len(h)
-              for i, h in enumerate(hdr)]
-    line = "  ".join(h.rjust(w) if i > 3 else h.ljust(w)
-                     for i, (h, w) in enumerate(zip(hdr, widths)))
-    print(line)
-    print("-" * len(line))
-    for row in rows:
-        print("  ".join(c.rjust(w) if i > 3 else c.ljust(w)
-                        for i, (c, w) in enumerate(zip(row, widths))))
+    planning_scale.print_table(hdr, rows, 4)
     print()
     print("base s: wall time of fuel-opt IN -o /dev/null (parse + verify + print); "
           "parse s / print s: its Parser and Output timers; place s: the "

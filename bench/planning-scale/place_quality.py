@@ -34,7 +34,6 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -100,20 +99,14 @@ def main():
     ap.add_argument("--json", default=None, help="write all results to this file")
     a = ap.parse_args()
 
-    fuel_opt = os.path.abspath(a.fuel_opt)
-    if not os.access(fuel_opt, os.X_OK):
-        sys.exit("fuel-opt not executable: %s" % fuel_opt)
-    topologies = [os.path.abspath(t) for t in a.topologies.split(",") if t]
-    for t in topologies:
-        if not os.path.isfile(t):
-            sys.exit("topology file not found: %s" % t)
+    fuel_opt, topologies = planning_scale.check_inputs(
+        a.fuel_opt, [t for t in a.topologies.split(",") if t])
     algorithms = [x for x in a.algorithms.split(",") if x]
     if "auto" not in algorithms:
         sys.exit("--algorithms must include auto")
     sizes = [int(s) for s in a.sizes.split(",") if s]
     shapes = [s for s in a.shapes.split(",") if s]
-    workdir = a.workdir or os.path.join(tempfile.gettempdir(), "fuel-planning-scale")
-    os.makedirs(workdir, exist_ok=True)
+    workdir = planning_scale.input_workdir(a.workdir)
 
     results = []
     failed = False
@@ -181,15 +174,7 @@ def main():
                     + ["%.4f" % r["auto_over_" + x] for x in others]
                     + ["%.4f" % r["auto_over_best_single"],
                        " ".join("%s:%d" % kv for kv in sorted(placed.items()))])
-    widths = [max(len(h), *(len(x[i]) for x in rows)) if rows else len(h)
-              for i, h in enumerate(hdr)]
-    line = "  ".join(h.rjust(w) if i > 2 else h.ljust(w)
-                     for i, (h, w) in enumerate(zip(hdr, widths)))
-    print(line)
-    print("-" * len(line))
-    for row in rows:
-        print("  ".join(c.rjust(w) if i > 2 else c.ljust(w)
-                        for i, (c, w) in enumerate(zip(row, widths))))
+    planning_scale.print_table(hdr, rows, 3)
     print()
     print("totals: fuel.predicted_ns summed over the module's functions; single-"
           "device plans: fuel-attach-topology{pinned-device=D "
@@ -212,15 +197,7 @@ def main():
                           "%.4f" % (ap_["total"] / v["total"]),
                           " ".join("%s:%d" % kv
                                    for kv in sorted(ap_["placements"].items()))])
-    widths = [max(len(h), *(len(x[i]) for x in rows2)) if rows2 else len(h)
-              for i, h in enumerate(hdr2)]
-    line = "  ".join(h.rjust(w) if i > 2 else h.ljust(w)
-                     for i, (h, w) in enumerate(zip(hdr2, widths)))
-    print(line)
-    print("-" * len(line))
-    for row in rows2:
-        print("  ".join(c.rjust(w) if i > 2 else c.ljust(w)
-                        for i, (c, w) in enumerate(zip(row, widths))))
+    planning_scale.print_table(hdr2, rows2, 3)
 
     if a.json:
         with open(a.json, "w") as fh:

@@ -112,6 +112,43 @@ def model_input(workdir, shape, n, seed):
     return inp, gen_s
 
 
+def print_table(header, rows, left_columns):
+    """Prints rows under a header: the first `left_columns` columns
+    left-aligned, the others right-aligned, each as wide as its widest cell."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
+              for i, h in enumerate(header)]
+
+    def render(cells):
+        return "  ".join(c.ljust(w) if i < left_columns else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths)))
+
+    line = render(header)
+    print(line)
+    print("-" * len(line))
+    for row in rows:
+        print(render(row))
+
+
+def check_inputs(fuel_opt, topologies):
+    """Absolute paths of fuel-opt and the topology files; exits with a message
+    when fuel-opt is not executable or a topology file is missing."""
+    fuel_opt = os.path.abspath(fuel_opt)
+    if not os.access(fuel_opt, os.X_OK):
+        sys.exit("fuel-opt not executable: %s" % fuel_opt)
+    topologies = [os.path.abspath(t) for t in topologies]
+    for t in topologies:
+        if not os.path.isfile(t):
+            sys.exit("topology file not found: %s" % t)
+    return fuel_opt, topologies
+
+
+def input_workdir(workdir):
+    """The directory generated inputs are cached in (created if missing)."""
+    workdir = workdir or os.path.join(tempfile.gettempdir(), "fuel-planning-scale")
+    os.makedirs(workdir, exist_ok=True)
+    return workdir
+
+
 def median(xs):
     return statistics.median(xs) if xs else None
 
@@ -154,16 +191,10 @@ def main():
     ap.add_argument("--memory-target", type=float, default=3.0)
     a = ap.parse_args()
 
-    fuel_opt = os.path.abspath(a.fuel_opt)
-    topology = os.path.abspath(a.topology)
-    if not os.access(fuel_opt, os.X_OK):
-        sys.exit("fuel-opt not executable: %s" % fuel_opt)
-    if not os.path.isfile(topology):
-        sys.exit("topology file not found: %s" % topology)
+    fuel_opt, (topology,) = check_inputs(a.fuel_opt, [a.topology])
     sizes = [int(s) for s in a.sizes.split(",") if s]
     shapes = [s for s in a.shapes.split(",") if s]
-    workdir = a.workdir or os.path.join(tempfile.gettempdir(), "fuel-planning-scale")
-    os.makedirs(workdir, exist_ok=True)
+    workdir = input_workdir(a.workdir)
 
     if a.opt_args is not None:
         pipe_flags = shlex.split(a.opt_args.replace("{topology}", topology))
@@ -257,14 +288,7 @@ def main():
                      fmt(r["pipeline_mib"], "%.1f"), fmt(r["mem_ratio"], "%.2f"),
                      verdict(r["ratio"], a.ratio_target),
                      verdict(r["mem_ratio"], a.memory_target)))
-    widths = [max(len(h), *(len(x[i]) for x in rows)) if rows else len(h)
-              for i, h in enumerate(hdr)]
-    line = "  ".join(h.rjust(w) if i > 0 else h.ljust(w) for i, (h, w) in enumerate(zip(hdr, widths)))
-    print(line)
-    print("-" * len(line))
-    for row in rows:
-        print("  ".join(c.rjust(w) if i > 0 else c.ljust(w)
-                        for i, (c, w) in enumerate(zip(row, widths))))
+    print_table(hdr, rows, 1)
     print()
 
     # ---- per pass ----------------------------------------------------------
