@@ -279,15 +279,10 @@ void ExportDotPass::runOnOperation() {
   ModuleOp module = getOperation();
   // Writing a file changes no IR.
   markAllAnalysesPreserved();
-  auto topology =
-      module->getAttrOfType<TopologyAttr>(FuelDialect::kTopologyAttrName);
-  if (!topology) {
-    module.emitError() << "the module has no '"
-                       << FuelDialect::kTopologyAttrName
-                       << "' to colour its devices and price its copies; run "
-                          "fuel-attach-topology (or fuel-plan) first";
+  TopologyAttr topology =
+      requireTopology(module, "to colour its devices and price its copies");
+  if (!topology)
     return signalPassFailure();
-  }
   plan::TransferModel transfers(topology.toPlan());
   SmallVector<DeviceAttr> devices;
   for (DeviceInfoAttr info : topology.getDevices())

@@ -163,15 +163,9 @@ void ExportPlanPass::runOnOperation() {
   ModuleOp module = getOperation();
   // Writing a file changes no IR.
   markAllAnalysesPreserved();
-  auto topology =
-      module->getAttrOfType<TopologyAttr>(FuelDialect::kTopologyAttrName);
-  if (!topology) {
-    module.emitError() << "the module has no '"
-                       << FuelDialect::kTopologyAttrName
-                       << "' to price its copies; run fuel-attach-topology "
-                          "(or fuel-plan) first";
+  TopologyAttr topology = requireTopology(module, "to price its copies");
+  if (!topology)
     return signalPassFailure();
-  }
   plan::TransferModel transfers(topology.toPlan());
   auto write = [&](raw_ostream &os) {
     llvm::json::OStream j(os, /*IndentSize=*/2);

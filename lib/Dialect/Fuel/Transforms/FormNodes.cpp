@@ -84,8 +84,7 @@ struct FormNodesPass
   /// inside the node like a destination instead of being moved.
   static bool isPoolWindow(OpOperand &use) {
     Operation *user = use.getOwner();
-    return user->getName().getStringRef().starts_with("linalg.pooling_") &&
-           use.getOperandNumber() == 1;
+    return isPoolingOp(user) && use.getOperandNumber() == 1;
   }
 
   /// True when `op` is a fill of a scalar into a fresh tensor.
@@ -156,8 +155,7 @@ void FormNodesPass::formNode(Operation *root, int64_t id, OpKind kind) {
   llvm::SmallDenseSet<Value, 4> chainValues;
   if (auto dps = dyn_cast<DestinationStyleOpInterface>(root)) {
     SmallVector<Value, 2> made = dps.getDpsInits();
-    if (root->getName().getStringRef().starts_with("linalg.pooling_") &&
-        root->getNumOperands() > 1)
+    if (isPoolingOp(root) && root->getNumOperands() > 1)
       made.push_back(root->getOperand(1)); // the window
     for (Value init : made) {
       Operation *def = init.getDefiningOp();

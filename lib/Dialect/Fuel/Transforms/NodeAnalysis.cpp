@@ -183,6 +183,10 @@ static bool hasElementwiseMaps(linalg::LinalgOp op) {
   return true;
 }
 
+bool mlir::fuel::isPoolingOp(Operation *op) {
+  return op->getName().getStringRef().starts_with("linalg.pooling_");
+}
+
 bool mlir::fuel::isKernelBearing(Operation *op) {
   if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
     return softmax.hasPureTensorSemantics();
@@ -201,7 +205,7 @@ std::optional<PlanKind> mlir::fuel::classifyKernelOp(Operation *op) {
     return std::nullopt;
   if (isa<linalg::TransposeOp>(op))
     return PlanKind::Transpose;
-  if (op->getName().getStringRef().starts_with("linalg.pooling_"))
+  if (isPoolingOp(op))
     return PlanKind::Pool;
   if (isa<linalg::ReduceOp>(op))
     return PlanKind::Reduce;

@@ -39,6 +39,16 @@ mlir::fuel::writeOutputFile(Operation *op, StringRef file, StringRef what,
   return success();
 }
 
+TopologyAttr mlir::fuel::requireTopology(ModuleOp module, StringRef purpose) {
+  auto topology =
+      module->getAttrOfType<TopologyAttr>(FuelDialect::kTopologyAttrName);
+  if (!topology)
+    module.emitError() << "the module has no '"
+                       << FuelDialect::kTopologyAttrName << "' " << purpose
+                       << "; run fuel-attach-topology (or fuel-plan) first";
+  return topology;
+}
+
 std::string mlir::fuel::formatTopologyHash(uint64_t hash) {
   std::string s;
   llvm::raw_string_ostream(s) << llvm::format_hex(hash, 18);

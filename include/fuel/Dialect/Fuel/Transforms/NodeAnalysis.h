@@ -57,6 +57,10 @@ std::optional<::fuel::plan::OpKind> classifyKernelOp(Operation *op);
 /// kind, without classifying them (cheap; no interface analysis).
 bool isKernelBearing(Operation *op);
 
+/// True for the named pooling ops (`linalg.pooling_*`), whose second input
+/// is a shape-only window tensor.
+bool isPoolingOp(Operation *op);
+
 /// Computes the facts of a kernel-bearing op with static shapes. Fails,
 /// without a diagnostic, when `op` is not kernel-bearing or has a dynamic
 /// dimension.

@@ -15,6 +15,7 @@
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -39,6 +40,11 @@ LogicalResult writeOutputFile(Operation *op, StringRef file, StringRef what,
 /// "0x" and 16 lowercase hex digits: how plan files and the IR spell a
 /// topology hash.
 std::string formatTopologyHash(uint64_t hash);
+
+/// The module's `fuel.topology`; when it has none, emits an error at the
+/// module saying what the topology is needed `for` (e.g. "to price its
+/// copies") and that fuel-attach-topology sets it, and returns null.
+TopologyAttr requireTopology(ModuleOp module, StringRef purpose);
 
 /// The candidate a node runs: the first of its alternatives on its
 /// placement (the first of all when it is not placed); null when it has no
