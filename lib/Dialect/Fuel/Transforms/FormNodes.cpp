@@ -1,9 +1,9 @@
 //===- FormNodes.cpp - Wrap kernel-bearing ops into fuel.node -------------===//
 //
-// fuel-form-nodes (SEMANTICS §4, DESIGN.md IR stage 3): each kernel-bearing
-// op becomes an isolated fuel.node holding the op, clones of its init chain
-// and of the scalar and splat constants it uses; every other value it reads
-// becomes an operand.
+// fuel-form-nodes (SEMANTICS §4; IR stage 3 of docs/ARCHITECTURE.md): each
+// kernel-bearing op becomes an isolated fuel.node holding the op, clones of
+// its init chain and of the scalar and splat constants it uses; every other
+// value it reads becomes an operand.
 //
 //===----------------------------------------------------------------------===//
 

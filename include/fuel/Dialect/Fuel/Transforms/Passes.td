@@ -1,9 +1,13 @@
 //===- Passes.td - Planning passes of the fuel dialect -----*- tablegen -*-===//
 //
-// The passes that turn a tensor program into a plan (DESIGN.md, IR stages
-// 2-4): the topology and configuration stamp, node formation and phase A
-// (SEMANTICS §3). Each pass can run alone from what the IR holds; `fuel-plan`
-// runs them in order.
+// The passes that turn a tensor program into a plan, grouped by the IR stage
+// they produce (docs/ARCHITECTURE.md, "The IR, stage by stage"): the topology
+// and configuration stamp (stage 2), node formation (stage 3, SEMANTICS §4),
+// phase A (stage 4, SEMANTICS §3), phase B: placement and copy insertion
+// (stage 5, SEMANTICS §5 and §8), and the module passes that export, import
+// and draw a plan. Each pass can run alone from what the IR holds; the
+// `fuel-plan` and `fuel-plan-candidates` pipelines (PlanPipeline.cpp) run
+// them in order. docs/FuelPasses.md is generated from this file.
 //
 //===----------------------------------------------------------------------===//
 
