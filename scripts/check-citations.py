@@ -3,9 +3,10 @@
 
 Code and documents cite docs/SEMANTICS.md as "SEMANTICS §n" (or a bare "§n",
 "§3 step k", "SEMANTICS section n"). This script fails when any file of the
-repository cites a section, or a step of §3, that docs/SEMANTICS.md lacks, or
-cites a document that is not part of the repository (DESIGN, TOOLCHAIN,
-CONVENTIONS), naming each offending file and line.
+repository cites a section, or a step of §3, that docs/SEMANTICS.md lacks,
+names a part of a section ('§5, "After placement"') that the section does not
+contain, or cites a document that is not part of the repository (DESIGN,
+TOOLCHAIN, CONVENTIONS), naming each offending file and line.
 
 Usage: check-citations.py [SOURCE_DIR]   (default: the repository root)
        check-citations.py --self-test    (checks the checker on a made-up tree)
@@ -29,6 +30,10 @@ SECTION_SIGN = "\u00a7"
 # "§5", "§5.2", "§3 step 8", "§3 steps 1, 2, 4 and 5", "§3 steps 4-5".
 CITE = re.compile(SECTION_SIGN + r"(\d+(?:\.\d+)*)"
                   r"(?:\s+steps?\s+(\d+(?:\s*(?:,|and|-|\u2013|to)\s*\d+)*))?")
+# '§5, "After placement"': a named part of a section, possibly broken over
+# comment lines.
+NAMED_PART = re.compile(SECTION_SIGN + r"(\d+),?\s+[\"\u201c]([^\"\u201d]{3,80})"
+                        r"[\"\u201d]")
 # "SEMANTICS section 5", "SEMANTICS.md section 4".
 WORDED = re.compile(r"SEMANTICS(?:\.md)?\s+section\s+(\d+(?:\.\d+)*)")
 # A "§n" right after another document's name cites that document, not the
@@ -38,19 +43,39 @@ OTHER_DOC_BEFORE = re.compile(r"\b([A-Z][A-Z0-9-]+)(?:\.md)?\s*$")
 SKIP_DIRS = {".git", ".cache", "__pycache__", "node_modules"}
 
 
+def normalize(text):
+    """Lower case, comment markers and emphasis dropped, spaces collapsed."""
+    text = re.sub(r"\n\s*(?://+|#|\*)?", " ", text)
+    text = text.replace("*", "").replace("`", "")
+    return " ".join(text.split()).lower()
+
+
+class Section:
+    """One '## n. Title' section: its numbered steps and its text."""
+
+    def __init__(self):
+        self.steps = set()
+        self.lines = []
+
+    def text(self):
+        return normalize("\n".join(self.lines))
+
+
 def spec_outline(text):
-    """Section numbers of the specification and, per section, its steps."""
+    """The sections of the specification by number."""
     sections = {}
     current = None
     for line in text.splitlines():
         m = re.match(r"^## (\d+)\. ", line)
         if m:
-            current = m.group(1)
-            sections[current] = set()
+            current = Section()
+            sections[m.group(1)] = current
+        if current is None:
             continue
+        current.lines.append(line)
         m = re.match(r"^(\d+)\. ", line)
-        if m and current is not None:
-            sections[current].add(int(m.group(1)))
+        if m:
+            current.steps.add(int(m.group(1)))
     return sections
 
 
@@ -107,11 +132,19 @@ def check_text(path, text, sections):
             continue
         if m.group(2):
             for step in step_numbers(m.group(2)):
-                if step not in sections[section]:
+                if step not in sections[section].steps:
                     report(m.start(), "cites SEMANTICS %s%s step %d, but "
                            "section %s of %s has no step %d"
                            % (SECTION_SIGN, section, step, section, SPEC,
                               step))
+    for m in NAMED_PART.finditer(text):
+        section = m.group(1)
+        if section in sections and \
+                normalize(m.group(2)) not in sections[section].text():
+            report(m.start(), "cites SEMANTICS %s%s, \"%s\", but that section "
+                   "of %s does not contain those words"
+                   % (SECTION_SIGN, section, " ".join(m.group(2).split()),
+                      SPEC))
     for m in WORDED.finditer(text):
         if m.group(1) not in sections:
             report(m.start(), "cites SEMANTICS section %s, but %s has no "
@@ -147,13 +180,16 @@ def check(root):
 def self_test():
     """Runs the checker on a made-up tree with known good and bad citations."""
     spec = ("# Spec\n\n## 1. One\n\ntext\n\n## 3. Three\n\n1. a\n2. b\n"
-            "\n## 5. Five\n")
+            "\n## 5. Five\n\n**Tie order.** Text.\n")
     files = {
         SPEC: spec,
         "good.cpp": "// SEMANTICS %s1, %s3 step 2, %s3 steps 1 and 2, "
                     "SEMANTICS\n// %s5's rule, SEMANTICS.md section 3.\n"
                     % ((SECTION_SIGN,) * 4),
         "other.md": "Measured (PROBE %s9).\n" % SECTION_SIGN,
+        "named.h": "/// SEMANTICS %s5, \"Tie\n/// order\").\n" % SECTION_SIGN,
+        "bad-named.h": "// SEMANTICS %s5, \"After placement\"\n"
+                       % SECTION_SIGN,
         "bad-section.cpp": "// SEMANTICS %s4\n" % SECTION_SIGN,
         "bad-sub.md": "see %s5.2\n" % SECTION_SIGN,
         "bad-step.h": "// SEMANTICS %s3 steps 1-7\n" % SECTION_SIGN,
