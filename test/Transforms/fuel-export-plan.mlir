@@ -1,7 +1,7 @@
 // RUN: fuel-opt %s --split-input-file -mlir-print-op-on-diagnostic=false --fuel-attach-topology=topology=%topologies/cpu-2cuda.json --fuel-place --fuel-insert-residency-copies --fuel-export-plan=file=- -o /dev/null | FileCheck %s
 // RUN: fuel-opt %s -mlir-print-op-on-diagnostic=false --fuel-attach-topology=topology=%topologies/cpu-2cuda.json --fuel-place --fuel-insert-residency-copies --fuel-export-plan=file=%t.json -o /dev/null
 // RUN: %python %S/Inputs/check-plan-sums.py %t.json | FileCheck %s --check-prefix=SUMS
-// RUN: fuel-opt %S/../../examples/mlp.mlir --fuel-plan=topology=%S/../../examples/topologies/cpu-cuda.json --fuel-place --fuel-insert-residency-copies --fuel-export-plan=file=%t.mlp.json -o /dev/null
+// RUN: fuel-opt %S/../../examples/mlp.mlir --fuel-plan=topology=%topologies/cpu-cuda.json --fuel-place --fuel-insert-residency-copies --fuel-export-plan=file=%t.mlp.json -o /dev/null
 // RUN: %python %S/Inputs/check-plan-sums.py %t.mlp.json | FileCheck %s --check-prefix=MLP-SUMS
 // RUN: fuel-opt %s --split-input-file --fuel-attach-topology=topology=%topologies/cpu-2cuda.json --fuel-export-plan=file=- -o /dev/null | FileCheck %s --check-prefix=UNPLACED
 
