@@ -11,9 +11,18 @@
 // an edge through a view labelled with the view, and the legend with the
 // predicted total and parts. The output depends only on the IR: drawing the
 // planned module read back gives the same file.
-#g0 = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>]>
-#g1 = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.cublas.elementwise_f32", source = "cublas", device = cuda:1, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 2000 static, host_bytes = 0, device_bytes = 0>]>
-func.func @staged(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>}) -> (tensor<1000xf32> {fuel.residency = #fuel.device<cuda:1>}, tensor<1000xf32>) {
+#g0 = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static,
+     host_bytes = 0, device_bytes = 0>]>
+#g1 = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.cublas.elementwise_f32", source = "cublas", device = cuda:1,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 2000 static,
+     host_bytes = 0, device_bytes = 0>]>
+func.func @staged(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>})
+    -> (tensor<1000xf32> {fuel.residency = #fuel.device<cuda:1>}, tensor<1000xf32>) {
   %a = fuel.node 0 elementwise (%x) : (tensor<1000xf32>) -> tensor<1000xf32> alternatives #g0 {
   ^bb0(%i0: tensor<1000xf32>):
     fuel.yield %i0 : tensor<1000xf32>
@@ -21,7 +30,8 @@ func.func @staged(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>}) 
   %c = arith.constant dense<1.0> : tensor<1000xf32>
   %s = arith.addf %a, %c : tensor<1000xf32>
   %v = tensor.extract_slice %s[0] [500] [2] : tensor<1000xf32> to tensor<500xf32>
-  %b = fuel.node 1 elementwise (%a, %v) : (tensor<1000xf32>, tensor<500xf32>) -> tensor<1000xf32> alternatives #g1 {
+  %b = fuel.node 1 elementwise (%a, %v) : (tensor<1000xf32>, tensor<500xf32>) -> tensor<1000xf32>
+      alternatives #g1 {
   ^bb0(%i0: tensor<1000xf32>, %i1: tensor<500xf32>):
     fuel.yield %i0 : tensor<1000xf32>
   }
