@@ -9,6 +9,7 @@
 #define FUEL_DIALECT_FUEL_TRANSFORMS_PASSES_H
 
 #include "fuel/Dialect/Fuel/IR/FuelDialect.h"
+#include "fuel/Planner/Placement.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -16,6 +17,24 @@
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir::fuel {
+
+/// The values of the `placement-algorithm` option of fuel-place and
+/// fuel-plan (SEMANTICS §5): `--help` lists them, and any other name fails
+/// when the option is parsed.
+inline llvm::cl::ValuesClass placementAlgorithmValues() {
+  using ::fuel::plan::PlacementAlgorithm;
+  return llvm::cl::values(
+      clEnumValN(PlacementAlgorithm::Auto, "auto",
+                 "exact where the graph allows, else improved by moves"),
+      clEnumValN(PlacementAlgorithm::Greedy, "greedy",
+                 "nodes in program order, each on its cheapest device"),
+      clEnumValN(PlacementAlgorithm::ExactTree, "exact-tree",
+                 "dynamic program, exact on in-forests"),
+      clEnumValN(PlacementAlgorithm::MinCut, "mincut",
+                 "s-t cut, exact for two devices"),
+      clEnumValN(PlacementAlgorithm::BruteForce, "brute-force",
+                 "every placement of at most 14 free nodes"));
+}
 
 #define GEN_PASS_DECL
 #include "fuel/Dialect/Fuel/Transforms/Passes.h.inc"
@@ -55,11 +74,12 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
       *this, "keep-per-device",
       llvm::cl::desc("Candidates kept per device (0 means 1)"),
       llvm::cl::init(32)};
-  PassOptions::Option<std::string> placementAlgorithm{
+  PassOptions::Option<::fuel::plan::PlacementAlgorithm> placementAlgorithm{
       *this, "placement-algorithm",
       llvm::cl::desc("Placement solver: auto, greedy, exact-tree, mincut or "
                      "brute-force"),
-      llvm::cl::init("auto")};
+      llvm::cl::init(::fuel::plan::PlacementAlgorithm::Auto),
+      placementAlgorithmValues()};
   PassOptions::Option<std::string> exportPlan{
       *this, "export-plan",
       llvm::cl::desc("Write the plan as JSON to this file ('-': stdout)"),

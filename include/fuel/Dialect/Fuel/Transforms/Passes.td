@@ -302,9 +302,11 @@ def FuelPlacePass : Pass<"fuel-place", "mlir::func::FuncOp"> {
     its limit; an exact solver asked to handle coupling terms.
   }];
   let options = [
-    Option<"placementAlgorithm", "placement-algorithm", "std::string",
-           "\"auto\"",
-           "Solver: auto, greedy, exact-tree, mincut or brute-force">,
+    Option<"placementAlgorithm", "placement-algorithm",
+           "::fuel::plan::PlacementAlgorithm",
+           "::fuel::plan::PlacementAlgorithm::Auto",
+           "Solver: auto, greedy, exact-tree, mincut or brute-force",
+           [{::mlir::fuel::placementAlgorithmValues()}]>,
     Option<"explain", "explain", "bool", "false",
            "Emit a remark per node explaining its placement">
   ];
