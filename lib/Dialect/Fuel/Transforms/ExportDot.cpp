@@ -4,9 +4,9 @@
 // the function's arguments, nodes, host ops, copies, load-time constants
 // (with the devices that read them) and returned results, classified by
 // the function's value flow (collectFlow); edges follow data flow with
-// views looked through. Vertex names come from
-// positions in the IR and colours from a fixed palette in the topology's
-// device order, so the output depends only on the IR.
+// views looked through. Vertex names come from positions in the IR and
+// colours from a fixed palette in the topology's device order, so the
+// output depends only on the IR.
 //
 //===----------------------------------------------------------------------===//
 
