@@ -19,21 +19,25 @@
 namespace mlir::fuel {
 
 /// The values of the `placement-algorithm` option of fuel-place and
-/// fuel-plan (SEMANTICS §5): `--help` lists them, and any other name fails
-/// when the option is parsed.
+/// fuel-plan (SEMANTICS §5), spelled by stringifyPlacementAlgorithm:
+/// `--help` lists them, and any other name fails when the option is parsed.
 inline llvm::cl::ValuesClass placementAlgorithmValues() {
   using ::fuel::plan::PlacementAlgorithm;
+  auto value = [](PlacementAlgorithm a, StringRef help) {
+    return llvm::cl::OptionEnumValue{
+        ::fuel::plan::stringifyPlacementAlgorithm(a), static_cast<int>(a),
+        help};
+  };
   return llvm::cl::values(
-      clEnumValN(PlacementAlgorithm::Auto, "auto",
-                 "exact where the graph allows, else improved by moves"),
-      clEnumValN(PlacementAlgorithm::Greedy, "greedy",
-                 "nodes in program order, each on its cheapest device"),
-      clEnumValN(PlacementAlgorithm::ExactTree, "exact-tree",
-                 "dynamic program, exact on in-forests"),
-      clEnumValN(PlacementAlgorithm::MinCut, "mincut",
-                 "s-t cut, exact for two devices"),
-      clEnumValN(PlacementAlgorithm::BruteForce, "brute-force",
-                 "every placement of at most 14 free nodes"));
+      value(PlacementAlgorithm::Auto,
+            "exact where the graph allows, else improved by moves"),
+      value(PlacementAlgorithm::Greedy,
+            "nodes in program order, each on its cheapest device"),
+      value(PlacementAlgorithm::ExactTree,
+            "dynamic program, exact on in-forests"),
+      value(PlacementAlgorithm::MinCut, "s-t cut, exact for two devices"),
+      value(PlacementAlgorithm::BruteForce,
+            "every placement of at most 14 free nodes"));
 }
 
 #define GEN_PASS_DECL
