@@ -51,7 +51,7 @@ func.func @plain(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NEXT:     f0_op0 [shape=box, style="filled", fillcolor="#fdb462", label="node 0: elementwise\non cuda:0\ngenerated, 1000 ns"];
 // CHECK-NEXT:     f0_op1 [shape=ellipse, style="filled,dashed", fillcolor="#8dd3c7", label="copy cuda:0 → cpu\n4000 bytes, 10400 ns"];
 // CHECK-NEXT:     f0_op2 [shape=ellipse, style="filled,dashed", fillcolor="#bebada", label="copy cpu → cuda:1\n4000 bytes, 10400 ns"];
-// CHECK-NEXT:     f0_op3 [shape=box, style="rounded,filled", fillcolor="#8dd3c7", label="arith.constant\non cpu"];
+// CHECK-NEXT:     f0_op3 [shape=cylinder, style="filled", fillcolor="#ffffff", label="constant\ntensor<1000xf32>\nload-time, read on cpu"];
 // CHECK-NEXT:     f0_op4 [shape=box, style="rounded,filled", fillcolor="#8dd3c7", label="arith.addf\non cpu"];
 // CHECK-NEXT:     f0_op5 [shape=ellipse, style="filled,dashed", fillcolor="#bebada", label="copy cpu → cuda:1\n4000 bytes, 10400 ns"];
 // CHECK-NEXT:     f0_op7 [shape=box, style="filled", fillcolor="#bebada", label="node 1: elementwise\non cuda:1\ncublas, 2000 ns"];

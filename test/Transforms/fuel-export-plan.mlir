@@ -49,7 +49,7 @@ func.func @staged(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>})
 }
 
 // CHECK:      {
-// CHECK-NEXT:   "version": 1,
+// CHECK-NEXT:   "version": 2,
 // CHECK-NEXT:   "topology_hash": "0x{{[0-9a-f]+}}",
 // CHECK-NEXT:   "functions": [
 // CHECK-NEXT:     {
@@ -131,6 +131,18 @@ func.func @staged(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>})
 // CHECK-NEXT:           "predicted_ns": 10400,
 // CHECK-NEXT:           "staged": false
 // CHECK-NEXT:         }
+// CHECK-NEXT:       ],
+// CHECK-NEXT:       "constants": [
+// CHECK-NEXT:         {
+// CHECK-NEXT:           "value": {
+// CHECK-NEXT:             "host_op": 3,
+// CHECK-NEXT:             "result": 0
+// CHECK-NEXT:           },
+// CHECK-NEXT:           "bytes": 4000,
+// CHECK-NEXT:           "read_on": [
+// CHECK-NEXT:             "cpu"
+// CHECK-NEXT:           ]
+// CHECK-NEXT:         }
 // CHECK-NEXT:       ]
 // CHECK-NEXT:     }
 // CHECK-NEXT:   ]
@@ -175,7 +187,8 @@ func.func @arg(%x: tensor<1000xf32>, %y: tensor<1000xf32>)
 // CHECK-NEXT:     "name": "empty",
 // CHECK-NEXT:     "predicted_ns": null,
 // CHECK-NEXT:     "nodes": [],
-// CHECK-NEXT:     "copies": []
+// CHECK-NEXT:     "copies": [],
+// CHECK-NEXT:     "constants": []
 // CHECK-NEXT:   },
 // CHECK-NEXT:   {
 // CHECK-NEXT:     "name": "arg",

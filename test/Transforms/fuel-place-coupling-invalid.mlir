@@ -1,11 +1,8 @@
 // RUN: fuel-opt %s --fuel-attach-topology=topology=%topologies/worked-example.json --fuel-place="placement-algorithm=exact-tree" -verify-diagnostics
 // RUN: not fuel-opt %s --fuel-attach-topology=topology=%topologies/worked-example.json --fuel-place="placement-algorithm=mincut" 2>&1 | FileCheck %s --check-prefix=MINCUT
-// RUN: not fuel-opt %s --fuel-attach-topology=topology=%topologies/worked-example.json --fuel-place="placement-algorithm=bogus" 2>&1 | FileCheck %s --check-prefix=BOGUS
 
-// Tests that the exact solvers refuse a function with coupling terms, and
-// that an unknown algorithm is named.
+// Tests that the exact solvers refuse a function with coupling terms.
 // MINCUT: placement algorithm 'mincut' does not handle coupling terms (node 1 has one)
-// BOGUS: unknown placement-algorithm 'bogus'; expected auto, greedy, exact-tree, mincut or brute-force
 #a = #fuel.alternatives<
   decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
   [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
