@@ -23,7 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RandomPlacement.h"
+#include "fuel/Planner/Testing/RandomPlacement.h"
 
 #include "fuel/Planner/Placement.h"
 
