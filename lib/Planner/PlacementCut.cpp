@@ -22,9 +22,9 @@
 // its device or go to d; the objective restricted to that choice is not
 // submodular in general (copies shared across several kept devices, a host
 // hop shared by staged targets, couplings), so the cut minimises a
-// surrogate that is exact on the current plan and never lower than the
-// objective on the plans it could rate better. The proposal is therefore
-// only a proposal: PlacementSearch.cpp accepts it when the exact objective
+// surrogate that is never lower than the objective and may overcharge
+// every plan, the current one included. The proposal is therefore only a
+// proposal: PlacementSearch.cpp accepts it when the exact objective
 // decreases, and otherwise tries the smaller moves it contains.
 //
 //===----------------------------------------------------------------------===//
@@ -206,8 +206,10 @@ Plan solveMinCut(const Model &m, unsigned a, unsigned b) {
 /// - copies are summed per target device, so a host hop shared by several
 ///   staged targets is charged to each; coupling terms that are not
 ///   submodular are dropped.
-/// Every term is exact for the plan `cur` itself (all labels 0), so the cut
-/// never proposes a plan the surrogate rates worse than `cur`.
+/// Each of these only overcharges (a copy set's marginal costs shrink as
+/// targets are added), so the surrogate is never below the objective; but
+/// it can overcharge the current plan too, which is why a proposal can be
+/// rejected.
 Plan expansionMove(const Model &m, const Plan &cur, unsigned d,
                    llvm::ArrayRef<Wide> range,
                    const std::vector<uint8_t> *region, uint64_t &numVarsUsed) {

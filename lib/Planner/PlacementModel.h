@@ -156,9 +156,11 @@ struct Model {
   /// second time, on purpose: the solvers price copy sets millions of times,
   /// and this form works on a bit mask with hop costs cached per value
   /// instead of sorting a device list and looking paths up in the topology.
-  /// The two must agree to the nanosecond; the placement property tests tie
-  /// them (every solver's result is priced again by evaluate(), which calls
-  /// TransferModel::copySetNs).
+  /// The two must agree to the nanosecond. The placement property tests tie
+  /// them: BruteForceMatchesTheDefinition (brute force, on this form,
+  /// against an enumeration priced by evaluate(), which calls
+  /// TransferModel::copySetNs) and ExplanationFiguresAgreeWithTheObjective
+  /// (moveDelta, on this form, against differences of evaluate()).
   Wide copyCost(const Val &v, unsigned src, uint64_t mask) const {
     mask &= ~(uint64_t(1) << src);
     if (!mask)
