@@ -481,11 +481,12 @@ Plan searchAuto(const Model &m) {
       p[k] = m.admits(k, d) ? d : m.pref[k].front();
     starts.push_back(std::move(p));
   }
-  // In functions whose starts are all improved, also every two-device plan:
-  // from the single-device plan on a, one expansion toward b > a. With
-  // every node on a or b the surrogate is exact (PlacementCut.cpp), so this
-  // is the best plan that moves nodes between a and b only, a group move
-  // the searches from other starts may not reach one step at a time.
+  // In functions whose starts are all improved, also one two-device start
+  // per pair a < b: from the single-device plan on a, one expansion toward
+  // b. With the nodes on a or b the surrogate overcharges only host hops
+  // shared by several targets (PlacementCut.cpp), so this is close to the
+  // best plan between a and b: a group move the searches from the other
+  // starts may not reach one step at a time.
   bool improveAll = m.numNodes <= kImproveEveryStartUpTo;
   if (improveAll) {
     std::vector<Wide> noRange;

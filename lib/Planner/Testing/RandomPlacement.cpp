@@ -11,6 +11,21 @@
 
 namespace fuel::plan::testing {
 
+/// The peer link the generators draw between two GPUs.
+static Link peerLink(Device from, Device to) {
+  return makeLink(from, to, 12'000'000'000, 15'000, PathClass::Peer);
+}
+
+/// Makes `t` the topology of `in`: its transfer model, and its devices as
+/// the problem's.
+static void setTopology(Instance &in, Topology t) {
+  t.canonicalize();
+  in.tm = std::make_unique<TransferModel>(t);
+  in.p.transfers = in.tm.get();
+  for (const DeviceInfo &d : t.devices)
+    in.p.devices.push_back(d.device);
+}
+
 Instance randomInstance(Rng &rng, const Shape &shape) {
   Instance in;
   Topology t;
@@ -34,18 +49,12 @@ Instance randomInstance(Rng &rng, const Shape &shape) {
   }
   if (devs.size() == 3 && !devs[2].isHost() && rng.coin()) {
     // A peer link one way or both.
-    t.links.push_back(
-        makeLink(devs[1], devs[2], 12'000'000'000, 15'000, PathClass::Peer));
+    t.links.push_back(peerLink(devs[1], devs[2]));
     if (rng.coin())
-      t.links.push_back(
-          makeLink(devs[2], devs[1], 12'000'000'000, 15'000, PathClass::Peer));
+      t.links.push_back(peerLink(devs[2], devs[1]));
   }
-  t.canonicalize();
-  in.tm = std::make_unique<TransferModel>(t);
+  setTopology(in, std::move(t));
   PlacementProblem &p = in.p;
-  p.transfers = in.tm.get();
-  for (const DeviceInfo &d : t.devices)
-    p.devices.push_back(d.device);
 
   unsigned n =
       shape.exactNodes
@@ -167,16 +176,11 @@ Instance groupMoveInstance(Rng &rng, unsigned minNodes, unsigned maxNodes) {
     t.links.push_back(makeLink(d, Device::cpu(), 10'000'000'000, 10'000));
   }
   if (rng.coin()) {
-    t.links.push_back(
-        makeLink(devs[1], devs[2], 12'000'000'000, 15'000, PathClass::Peer));
-    t.links.push_back(
-        makeLink(devs[2], devs[1], 12'000'000'000, 15'000, PathClass::Peer));
+    t.links.push_back(peerLink(devs[1], devs[2]));
+    t.links.push_back(peerLink(devs[2], devs[1]));
   }
-  t.canonicalize();
-  in.tm = std::make_unique<TransferModel>(t);
+  setTopology(in, std::move(t));
   PlacementProblem &p = in.p;
-  p.transfers = in.tm.get();
-  p.devices = devs;
 
   unsigned n = minNodes + unsigned(rng.below(maxNodes - minNodes + 1));
   for (unsigned k = 0; k < n; ++k) {
