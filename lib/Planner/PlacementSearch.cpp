@@ -213,7 +213,7 @@ void improve(const Model &m, Plan &plan, llvm::ArrayRef<Wide> range) {
   // on the nodes it moves to d. Returns true when one was kept.
   GroupPricer pricer(m);
   std::vector<uint8_t> inMove(N, 0), done(N, 0);
-  std::vector<unsigned> movedNodes, part, group;
+  std::vector<unsigned> movedNodes, part, partNodes, around, group;
   auto tryGroup = [&](llvm::ArrayRef<unsigned> g, unsigned d) {
     group.clear();
     for (unsigned k : g)
@@ -261,12 +261,12 @@ void improve(const Model &m, Plan &plan, llvm::ArrayRef<Wide> range) {
         if (part.size() < 3)
           continue;
         // The moved nodes around each value the part touches.
-        std::vector<unsigned> partNodes = part;
+        partNodes = part;
         for (unsigned k : partNodes)
           for (unsigned side = 0; side < 2; ++side)
             for (unsigned vi : side ? m.outVals[k] : m.inVals[k]) {
               const Val &v = m.vals[vi];
-              std::vector<unsigned> around;
+              around.clear();
               if (v.producer >= 0 && inMove[unsigned(v.producer)])
                 around.push_back(unsigned(v.producer));
               for (unsigned c : v.consumers)
@@ -286,82 +286,76 @@ void improve(const Model &m, Plan &plan, llvm::ArrayRef<Wide> range) {
   for (unsigned round = 0; round < 64; ++round) {
     bool improved = false;
     // Best single-node moves, for the nodes whose neighbourhood changed.
-    auto sweep = [&] {
-      for (unsigned k = 0; k < N; ++k) {
-        if (!dirty[k])
+    for (unsigned k = 0; k < N; ++k) {
+      if (!dirty[k])
+        continue;
+      dirty[k] = 0;
+      Wide bestDelta = 0;
+      unsigned bestDev = plan[k];
+      for (unsigned d : m.pref[k]) {
+        if (d == plan[k])
           continue;
-        dirty[k] = 0;
-        Wide bestDelta = 0;
-        unsigned bestDev = plan[k];
-        for (unsigned d : m.pref[k]) {
-          if (d == plan[k])
-            continue;
-          Wide delta = m.moveDelta(k, d, plan);
-          if (delta < bestDelta) {
-            bestDelta = delta;
-            bestDev = d;
-          }
-        }
-        if (bestDev != plan[k]) {
-          plan[k] = bestDev;
-          current += bestDelta;
-          improved = true;
-          moved(k);
+        Wide delta = m.moveDelta(k, d, plan);
+        if (delta < bestDelta) {
+          bestDelta = delta;
+          bestDev = d;
         }
       }
-    };
+      if (bestDev != plan[k]) {
+        plan[k] = bestDev;
+        current += bestDelta;
+        improved = true;
+        moved(k);
+      }
+    }
     // One expansion toward each device.
-    auto expand = [&] {
-      for (unsigned d = 0; d < D; ++d) {
-        if (lastRun[d] == version || varsUsed >= budget)
-          continue;
-        const std::vector<uint8_t> *within = nullptr;
-        if (large && lastRun[d] != 0) {
-          region.assign(N, 0);
-          frontier.clear();
-          for (unsigned k = 0; k < N; ++k)
-            if (changedAt[k] > lastRun[d]) {
-              region[k] = 1;
-              frontier.push_back(k);
-            }
-          for (unsigned hop = 0; hop < kExpansionRegionHops; ++hop) {
-            nextFrontier.clear();
-            for (unsigned k : frontier)
-              forNeighbours(k, [&](unsigned j) {
-                if (!region[j]) {
-                  region[j] = 1;
-                  nextFrontier.push_back(j);
-                }
-              });
-            frontier.swap(nextFrontier);
+    for (unsigned d = 0; d < D; ++d) {
+      if (lastRun[d] == version || varsUsed >= budget)
+        continue;
+      const std::vector<uint8_t> *within = nullptr;
+      if (large && lastRun[d] != 0) {
+        region.assign(N, 0);
+        frontier.clear();
+        for (unsigned k = 0; k < N; ++k)
+          if (changedAt[k] > lastRun[d]) {
+            region[k] = 1;
+            frontier.push_back(k);
           }
-          within = &region;
-        }
-        Plan next = expansionMove(m, plan, d, range, within, varsUsed);
-        uint64_t before = version;
-        if (next != plan) {
-          Wide total = m.total(next);
-          if (total < current) {
-            for (unsigned k = 0; k < N; ++k)
-              if (next[k] != plan[k]) {
-                plan[k] = next[k];
-                moved(k);
+        for (unsigned hop = 0; hop < kExpansionRegionHops; ++hop) {
+          nextFrontier.clear();
+          for (unsigned k : frontier)
+            forNeighbours(k, [&](unsigned j) {
+              if (!region[j]) {
+                region[j] = 1;
+                nextFrontier.push_back(j);
               }
-            current = total;
-            improved = true;
-          } else if (trySubMoves(next, d)) {
-            // The plan changed under a proposal built for the old one: let
-            // the next round propose toward d again.
-            improved = true;
-            lastRun[d] = before;
-            continue;
-          }
+            });
+          frontier.swap(nextFrontier);
         }
-        lastRun[d] = version;
+        within = &region;
       }
-    };
-    sweep();
-    expand();
+      Plan next = expansionMove(m, plan, d, range, within, varsUsed);
+      uint64_t before = version;
+      if (next != plan) {
+        Wide total = m.total(next);
+        if (total < current) {
+          for (unsigned k = 0; k < N; ++k)
+            if (next[k] != plan[k]) {
+              plan[k] = next[k];
+              moved(k);
+            }
+          current = total;
+          improved = true;
+        } else if (trySubMoves(next, d)) {
+          // The plan changed under a proposal built for the old one: let
+          // the next round propose toward d again.
+          improved = true;
+          lastRun[d] = before;
+          continue;
+        }
+      }
+      lastRun[d] = version;
+    }
     if (!improved)
       break;
   }
