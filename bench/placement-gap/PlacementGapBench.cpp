@@ -1,13 +1,16 @@
 //===- PlacementGapBench.cpp - Optimality gap of the placement solvers ----===//
 //
 // Draws random functions (SEMANTICS §5) per cell — two or three devices,
-// compute-to-transfer ratio 0.1, 1 or 10, plus an in-forest cell and a
-// coupled cell — and places each with auto, greedy and brute force. Prints,
-// per cell, the mean and worst optimality gap of auto and of greedy against
-// brute force (percent of the optimum), how often auto was exact, and the
-// time auto took as a fraction of the time brute force took on the same
-// functions. Not a test: nothing here asserts. The functions come from the
-// property tests' generator, unittests/Planner/RandomPlacement.h.
+// compute-to-transfer ratio 0.1, 1 or 10, plus an in-forest cell, a coupled
+// cell and a cell of three-device functions built to need group moves
+// (fan-out values whose producer and some readers must move together) — and
+// places each with auto, greedy and brute force. Prints, per cell and over
+// all three-device cells, the mean and worst optimality gap of auto and of
+// greedy (the baseline) against brute force (percent of the optimum); per
+// cell also how often auto was exact and the time auto took as a fraction
+// of the time brute force took on the same functions. Not a test: nothing
+// here asserts. The functions come from the property tests' generators in
+// FuelPlannerTestSupport (fuel/Planner/Testing/RandomPlacement.h).
 //
 // Usage: fuel-bench-placement-gap [--dags N] [--nodes MAX] [--seed S]
 //
@@ -23,7 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RandomPlacement.h"
+#include "fuel/Planner/Testing/RandomPlacement.h"
 
 #include "fuel/Planner/Placement.h"
 
@@ -40,6 +43,7 @@
 #include <vector>
 
 using namespace fuel::plan;
+using fuel::plan::testing::groupMoveInstance;
 using fuel::plan::testing::Instance;
 using fuel::plan::testing::makeLink;
 using fuel::plan::testing::randomInstance;
@@ -203,6 +207,9 @@ void timeProblem(const std::string &name, const Instance &in,
 struct Cell {
   const char *name;
   Shape shape;
+  /// Draw with groupMoveInstance() (functions built to need group moves)
+  /// instead of randomInstance().
+  bool groupMoves = false;
 };
 
 } // namespace
@@ -300,6 +307,13 @@ int main(int argc, char **argv) {
     names.push_back("3 devices, coupled");
     cells.push_back({nullptr, s});
   }
+  {
+    Shape s;
+    s.maxNodes = maxNodes;
+    s.numDevices = 3;
+    names.push_back("3 devices, group moves");
+    cells.push_back({nullptr, s, true});
+  }
   for (size_t i = 0; i < cells.size(); ++i)
     cells[i].name = names[i].c_str();
 
@@ -312,12 +326,18 @@ int main(int argc, char **argv) {
   std::printf("%s\n",
               std::string(24 + 3 + 19 + 3 + 19 + 3 + 7 + 3 + 32, '-').c_str());
   Rng rng(seed);
+  // Over every three-device cell together.
+  double all3AutoSum = 0, all3AutoMax = 0, all3GreedySum = 0, all3GreedyMax = 0;
+  unsigned all3Count = 0;
   for (const Cell &cell : cells) {
     double autoSum = 0, autoMax = 0, greedySum = 0, greedyMax = 0;
     double autoTime = 0, bruteTime = 0, greedyTime = 0;
     unsigned optimal = 0;
     for (unsigned i = 0; i < dags; ++i) {
-      Instance in = randomInstance(rng, cell.shape);
+      Instance in =
+          cell.groupMoves
+              ? groupMoveInstance(rng, std::min(4u, maxNodes), maxNodes)
+              : randomInstance(rng, cell.shape);
       PlacementResult brute =
           timedSolve(in.p, PlacementAlgorithm::BruteForce, bruteTime);
       PlacementResult a = timedSolve(in.p, PlacementAlgorithm::Auto, autoTime);
@@ -331,6 +351,13 @@ int main(int argc, char **argv) {
       greedySum += gg;
       greedyMax = std::max(greedyMax, gg);
       optimal += a.objective.totalNs == best;
+      if (cell.shape.numDevices == 3) {
+        all3AutoSum += ga;
+        all3AutoMax = std::max(all3AutoMax, ga);
+        all3GreedySum += gg;
+        all3GreedyMax = std::max(all3GreedyMax, gg);
+        ++all3Count;
+      }
     }
     std::printf("%-24s | %8.3f%% %8.3f%% | %8.3f%% %8.3f%% | %6.1f%% | "
                 "%12.3f %9.1f %9.1f\n",
@@ -339,6 +366,10 @@ int main(int argc, char **argv) {
                 bruteTime > 0 ? autoTime / bruteTime : 0.0,
                 1e6 * autoTime / dags, 1e6 * bruteTime / dags);
   }
+  std::printf("%-24s | %8.3f%% %8.3f%% | %8.3f%% %8.3f%% |\n",
+              "all 3-device cells", all3AutoSum / std::max(all3Count, 1u),
+              all3AutoMax, all3GreedySum / std::max(all3Count, 1u),
+              all3GreedyMax);
   std::printf("\ngap = (objective - optimum) / optimum; optimal = share of "
               "DAGs where auto matched brute force; auto/brute t = total "
               "time of auto over total time of brute force on the same "

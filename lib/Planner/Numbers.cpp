@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuel/Planner/Numbers.h"
+#include "fuel/Planner/Wide.h"
 
 #include <cmath>
 
@@ -29,10 +30,9 @@ int64_t transferNs(uint64_t bytes, int64_t bandwidthBytesPerSec) {
   if (bandwidthBytesPerSec <= 0)
     return kMaxNs;
   // bytes < 2^64 and 10^9 < 2^30, so the product fits in 94 bits.
-  unsigned __int128 num = static_cast<unsigned __int128>(bytes) * 1000000000u;
-  unsigned __int128 bw = static_cast<unsigned __int128>(bandwidthBytesPerSec);
-  unsigned __int128 q = num / bw + (num % bw != 0 ? 1 : 0);
-  if (q > static_cast<unsigned __int128>(kMaxNs))
+  UInt128 q = ceilDiv(mulFull(bytes, 1000000000u),
+                      UInt128(uint64_t(bandwidthBytesPerSec)));
+  if (q > UInt128(kMaxNs))
     return kMaxNs;
   return static_cast<int64_t>(q);
 }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuel/Planner/Retention.h"
+#include "fuel/Planner/Wide.h"
 
 #include "llvm/ADT/SmallVector.h"
 
@@ -18,7 +19,7 @@ namespace fuel::plan {
 
 namespace {
 
-using I128 = __int128;
+using I128 = Int128;
 
 /// The five axes of SEMANTICS §6 as exact integers, in the fixed order
 /// time, host bytes, device bytes, precision digits, accuracy class. The

@@ -5,32 +5,22 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuel/Planner/SizeClass.h"
+#include "fuel/Planner/Wide.h"
 
 #include <cstdio>
 
 namespace fuel::plan {
 
-using U128 = unsigned __int128;
+using U128 = UInt128;
 
 /// Saturating 128-bit product: shape figures are at most 2^64 - 1 each, and
 /// a field clamps at 255 anyway, so saturation never changes a size class
 /// that fits in its field.
-static U128 satMul128(U128 a, U128 b) {
-  U128 r;
-  if (__builtin_mul_overflow(a, b, &r))
-    return ~U128(0);
-  return r;
-}
+static U128 satMul128(U128 a, U128 b) { return satMul(a, b); }
 
-/// floor(log2(max(x, 1))) for 128-bit x, clamped to an 8-bit field.
-static unsigned lg128(U128 x) {
-  if (x <= 1)
-    return 0;
-  uint64_t hi = static_cast<uint64_t>(x >> 64);
-  unsigned l = hi ? 64 + (63 - __builtin_clzll(hi))
-                  : 63 - __builtin_clzll(static_cast<uint64_t>(x));
-  return l > 255 ? 255 : l;
-}
+/// floor(log2(max(x, 1))) for 128-bit x (at most 127, so it fits an 8-bit
+/// field).
+static unsigned lg128(U128 x) { return floorLog2(x); }
 
 static uint32_t pack(unsigned hi, unsigned mid, unsigned lo) {
   return (uint32_t(hi) << 16) | (uint32_t(mid) << 8) | uint32_t(lo);

@@ -67,6 +67,12 @@ int64_t TransferModel::pathNs(Device from, Device to, uint64_t bytes) const {
                 hopNs(Device::cpu(), to, bytes));
 }
 
+// The placement solvers price the same rule a second time, deliberately, as
+// Model::copyCost (lib/Planner/PlacementModel.h): a bit mask of targets and
+// hop costs cached per value, because they price copy sets millions of
+// times. The two must agree to the nanosecond; the placement property tests
+// (brute force against evaluate(), the explanation figures against
+// evaluate()) tie them.
 CopySet TransferModel::copySet(Device source, llvm::ArrayRef<Device> targets,
                                uint64_t bytes) const {
   std::vector<Device> sorted(targets.begin(), targets.end());

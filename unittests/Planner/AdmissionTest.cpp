@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PlannerTestUtil.h"
+#include "fuel/Planner/Testing/PlannerTestUtil.h"
 
 #include "fuel/Planner/Admission.h"
 #include "fuel/Planner/Error.h"

@@ -4,8 +4,10 @@
 // worked example, a chain that leaves the GPU, a diamond, a fan-out where
 // paying once per (value, device) changes the answer, a returned value with
 // its residency, a pinned node, two GPUs staged through the host, a
-// coupling adjustment that flips a choice, the solvers' refusals, and the
-// explanation figures (best other device, inbound transfer ns).
+// coupling adjustment that flips a choice, a three-device program only a
+// group move solves, what breaks an in-forest, what "two devices" means for
+// auto, the solvers' refusals, the tie orders, and the explanation figures
+// (best other device, inbound transfer ns).
 //
 //===----------------------------------------------------------------------===//
 
@@ -269,6 +271,124 @@ TEST(PlacementTest, Diamond) {
             PlacementAlgorithm::MinCut);
 }
 
+TEST(PlacementTest, ThreeDeviceGroupMoveWithTwoFanOutValues) {
+  // cpu, cuda:0, cuda:1 (host links only), 8,000,000-byte values, so one
+  // hop costs 10,000 + 800,000 = 810,000 ns. x (argument on cpu) -> A, B;
+  // A's result is read by B, C and D, B's by C and D; C's and D's
+  // (4,000,000 bytes) are returned on cpu. A and B are fast on cuda:1, C
+  // and D on cpu.
+  Builder b(2);
+  auto node = [&](int64_t onCpu, int64_t onCuda0, int64_t onCuda1) {
+    unsigned k = b.node(onCpu, onCuda0);
+    b.p.nodes[k].options.push_back({cuda1, onCuda1, {}});
+    return k;
+  };
+  unsigned a = node(2'000'000, 1'300'000, 400'000);
+  unsigned bb = node(1'800'000, 1'500'000, 200'000);
+  unsigned c = node(800'000, 500'000, 1'800'000);
+  unsigned d = node(300'000, 1'100'000, 900'000);
+  b.argument(cpu, {a, bb}, 8'000'000);
+  b.result(a, {bb, c, d}, {}, 8'000'000);
+  b.result(bb, {c, d}, {}, 8'000'000);
+  b.result(c, {}, {cpu});
+  b.result(d, {}, {cpu});
+  // The optimum moves A and B together: x in, and A's and B's results back
+  // once each however many readers stay on cpu (4,130,000 against
+  // 4,900,000 for all on cpu). Neither moves alone with profit, and moving
+  // all four costs 4,930,000; an expansion surrogate that charged the copy
+  // back per reader (2 x 810,000 for each value) rated the pair move at
+  // 5,750,000, rejected every proposal, and left auto 18.6% above the
+  // optimum.
+  std::vector<Device> best{cuda1, cuda1, cpu, cpu};
+  EXPECT_EQ(evaluate(b.p, {cpu, cpu, cpu, cpu}).totalNs, 4'900'000);
+  EXPECT_EQ(evaluate(b.p, {cuda1, cuda1, cuda1, cuda1}).totalNs, 4'930'000);
+  EXPECT_EQ(evaluate(b.p, best).totalNs, 4'130'000);
+  PlacementResult brute = b.solve(PlacementAlgorithm::BruteForce);
+  EXPECT_EQ(brute.placement, best);
+  PlacementResult r = b.solve(PlacementAlgorithm::Auto);
+  EXPECT_EQ(r.solvedBy, PlacementAlgorithm::Auto);
+  EXPECT_FALSE(r.exact);
+  EXPECT_EQ(r.placement, best);
+  EXPECT_EQ(r.objective.totalNs, 4'130'000);
+}
+
+TEST(PlacementTest, WhatBreaksAnInForest) {
+  // SEMANTICS §5: an argument read by two nodes, a value both read by a
+  // node and returned (or read by a host op), and a node with two consumed
+  // results are not in-forests; exact-tree then says its result is
+  // not exact and auto does not take the tree DP for exact.
+  auto check = [](Builder &b, const char *what) {
+    EXPECT_FALSE(b.p.isInForest()) << what;
+    PlacementResult tree = b.solve(PlacementAlgorithm::ExactTree);
+    EXPECT_FALSE(tree.exact) << what;
+    EXPECT_FALSE(tree.note.empty()) << what;
+    EXPECT_NE(b.solve(PlacementAlgorithm::Auto).solvedBy,
+              PlacementAlgorithm::ExactTree)
+        << what;
+  };
+  {
+    Builder b;
+    unsigned a = b.node(100, 200), c = b.node(100, 200);
+    b.argument(cpu, {a, c});
+    check(b, "argument read by two nodes");
+  }
+  {
+    // A return and a host op are both fixed consumers (here on cpu).
+    Builder b;
+    unsigned a = b.node(100, 200), c = b.node(100, 200);
+    b.result(a, {c}, {cpu});
+    check(b, "value read by a node and returned or read by a host op");
+  }
+  {
+    Builder b;
+    unsigned a = b.node(100, 200), c = b.node(100, 200);
+    b.result(a, {c});
+    b.result(a, {}, {cpu});
+    check(b, "node with two consumed results");
+  }
+  // A chain with its result returned is one.
+  Builder chain = workedExample();
+  EXPECT_TRUE(chain.p.isInForest());
+  EXPECT_EQ(chain.solve(PlacementAlgorithm::Auto).solvedBy,
+            PlacementAlgorithm::ExactTree);
+}
+
+TEST(PlacementTest, AutoCountsResidenciesAmongItsTwoDevices) {
+  // SEMANTICS §5: "two devices" for auto counts the nodes' devices and the
+  // residencies. Nodes on cpu and cuda:0 only, in a diamond (not an
+  // in-forest): min cut with the argument on cpu, a search once the
+  // argument lives on cuda:1 (the answer is still the optimum here).
+  Builder b(2);
+  unsigned a = b.node(1'000'000, 100'000), bb = b.node(10'000'000, 100'000),
+           c = b.node(100'000, 10'000'000), d = b.node(900'000, 100'000);
+  unsigned x = b.argument(cpu, {a});
+  b.result(a, {bb, c});
+  b.result(bb, {d});
+  b.result(c, {d});
+  b.result(d, {}, {cpu});
+  PlacementResult r = b.solve(PlacementAlgorithm::Auto);
+  EXPECT_EQ(r.solvedBy, PlacementAlgorithm::MinCut);
+  EXPECT_TRUE(r.exact);
+  b.p.values[x].fixedSource = cuda1;
+  r = b.solve(PlacementAlgorithm::Auto);
+  EXPECT_EQ(r.solvedBy, PlacementAlgorithm::Auto);
+  EXPECT_FALSE(r.exact);
+  EXPECT_NE(r.note.find("3 devices (cpu, cuda:0, cuda:1)"), std::string::npos)
+      << r.note;
+  EXPECT_EQ(r.objective.totalNs,
+            b.solve(PlacementAlgorithm::BruteForce).objective.totalNs);
+  // A returned value's residency counts the same way.
+  b.p.values[x].fixedSource = cpu;
+  b.p.values.back().fixedConsumers = {cuda1};
+  EXPECT_EQ(b.solve(PlacementAlgorithm::Auto).solvedBy,
+            PlacementAlgorithm::Auto);
+  // mincut itself only needs the nodes on two devices, and is exact.
+  PlacementResult cut = b.solve(PlacementAlgorithm::MinCut);
+  EXPECT_TRUE(cut.exact);
+  EXPECT_EQ(cut.objective.totalNs,
+            b.solve(PlacementAlgorithm::BruteForce).objective.totalNs);
+}
+
 TEST(PlacementTest, ReturnedValueWithResidency) {
   // The result must end on cuda:0 although A is faster on cpu.
   Builder b;
@@ -431,18 +551,37 @@ TEST(PlacementTest, ValidateNamesTheProblem) {
 
 TEST(PlacementTest, DecisionDeviceWinsTies) {
   // Equal times everywhere and no data: every solver keeps the decision
-  // device; brute force returns the least plan in device order.
+  // device, brute force included (its device order puts the decision
+  // device first, SEMANTICS §5).
   Builder b;
   b.node(100, 100);
   b.node(100, 100);
   b.p.nodes[1].decisionDevice = cuda0;
-  for (PlacementAlgorithm alg :
-       {PlacementAlgorithm::Greedy, PlacementAlgorithm::ExactTree,
-        PlacementAlgorithm::MinCut, PlacementAlgorithm::Auto})
+  for (PlacementAlgorithm alg : kAll)
     EXPECT_EQ(b.solve(alg).placement, (std::vector<Device>{cpu, cuda0}))
         << stringifyPlacementAlgorithm(alg);
-  EXPECT_EQ(b.solve(PlacementAlgorithm::BruteForce).placement,
-            (std::vector<Device>{cpu, cpu}));
+}
+
+TEST(PlacementTest, BruteForceTiesFollowNodeIdsThenDeviceOrder) {
+  // Two nodes that must share a device (a large value between them) and
+  // cost the same on cpu and cuda:0: {cpu, cpu} and {cuda0, cuda0} tie.
+  // Brute force returns the least plan compared in node id order, each
+  // node's devices ranked decision device first: the node with the lower
+  // id decides, wherever it sits in node order.
+  for (bool lowIdFirst : {true, false}) {
+    Builder b;
+    unsigned first = b.node(100, 100), second = b.node(100, 100);
+    b.result(first, {second});
+    b.p.nodes[first].id = lowIdFirst ? 3 : 9;
+    b.p.nodes[second].id = lowIdFirst ? 9 : 3;
+    b.p.nodes[first].decisionDevice = cpu;
+    b.p.nodes[second].decisionDevice = cuda0;
+    Device want = lowIdFirst ? cpu : cuda0;
+    PlacementResult r = b.solve(PlacementAlgorithm::BruteForce);
+    EXPECT_EQ(r.placement, (std::vector<Device>{want, want}))
+        << "lower id first: " << lowIdFirst;
+    EXPECT_EQ(r.objective.totalNs, 200);
+  }
 }
 
 TEST(PlacementTest, BestOtherDeviceAndInbound) {

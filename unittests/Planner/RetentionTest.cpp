@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PlannerTestUtil.h"
+#include "fuel/Planner/Testing/PlannerTestUtil.h"
 
 #include "fuel/Planner/Retention.h"
 

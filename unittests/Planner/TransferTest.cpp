@@ -10,7 +10,7 @@
 #include "fuel/Planner/Transfer.h"
 #include "fuel/Planner/Numbers.h"
 
-#include "RandomPlacement.h"
+#include "fuel/Planner/Testing/RandomPlacement.h"
 
 #include "gtest/gtest.h"
 

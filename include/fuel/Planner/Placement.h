@@ -182,11 +182,15 @@ struct PlacementResult {
 
 /// Places every node of a valid problem with `algorithm` (SEMANTICS §5).
 /// Deterministic; at every choice the node's decision device is preferred,
-/// then device order (brute force: the least plan in node order, device
-/// order, among equal objectives). Errors (PlanError::Kind::InvalidOption):
-/// an invalid problem; brute force over more than 14 free nodes; exact-tree
-/// or mincut on a problem with coupling terms; mincut with more than two
-/// devices among the nodes' options.
+/// then device order (brute force: among equal objectives, the least plan
+/// compared node by node in ascending id, each node's devices ranked the
+/// same way). Auto is exact, without coupling terms, on an in-forest or
+/// when at most two devices appear among the nodes' options and the values'
+/// fixed sources and fixed consumers; otherwise it searches and is never
+/// worse than greedy, the tree DP or a single-device plan. Errors
+/// (PlanError::Kind::InvalidOption): an invalid problem; brute force over more
+/// than 14 free nodes; exact-tree or mincut on a problem with coupling terms;
+/// mincut with more than two devices among the nodes' options.
 llvm::Expected<PlacementResult> solvePlacement(const PlacementProblem &problem,
                                                PlacementAlgorithm algorithm);
 

@@ -1,78 +1,32 @@
-//===- RandomPlacement.h - Random placement problems for tests --*- C++ -*-===//
+//===- RandomPlacement.cpp - Random placement problems for tests ----------===//
 //
-// The random function generator behind the placement property tests
-// (unittests/Planner/PlacementPropertyTest.cpp) and the optimality-gap
-// benchmark (bench/placement-gap): a random topology of two or three devices
-// and a random function on it (nodes with per-device times, arguments,
-// results read by later nodes, host ops and returns; SEMANTICS §5). Every
-// draw comes from Rng, so a seed fixes the problem on every standard library;
-// the order of the draws is part of the contract, since the tests' seeds and
-// the benchmark's published tables depend on it.
+// The generators of fuel/Planner/Testing/RandomPlacement.h. The order of
+// the draws is part of their contract (see the header).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUEL_UNITTESTS_PLANNER_RANDOMPLACEMENT_H
-#define FUEL_UNITTESTS_PLANNER_RANDOMPLACEMENT_H
-
-#include "PlannerTestUtil.h"
-
-#include "fuel/Planner/Placement.h"
+#include "fuel/Planner/Testing/RandomPlacement.h"
 
 #include <algorithm>
-#include <cstdint>
-#include <memory>
-#include <vector>
 
 namespace fuel::plan::testing {
 
-/// A random function and the topology it is planned for; `p.transfers`
-/// points into `tm`.
-struct Instance {
-  std::unique_ptr<TransferModel> tm;
-  PlacementProblem p;
-};
-
-/// What randomInstance() draws.
-struct Shape {
-  unsigned maxNodes = 10;
-  /// Fewest nodes (at most maxNodes).
-  unsigned minNodes = 1;
-  /// When non-zero, exactly this many nodes, and no draw for the count
-  /// (minNodes and maxNodes are then unused).
-  unsigned exactNodes = 0;
-  /// When non-zero, nodes read only among the last `window` values (a
-  /// model-like, local graph); else any earlier value.
-  unsigned window = 0;
-  /// 2 (cpu, cuda:0) or 3 (plus cuda:1 or vulkan:0).
-  unsigned numDevices = 2;
-  /// Mean node time over mean hop time.
-  double ratio = 1.0;
-  /// Each node result read by at most one later node or returned.
-  bool inForest = false;
-  /// Add one to four coupling adjustments.
-  bool coupling = false;
-  /// Node ids 7, 10, 13, ... rather than 0, 1, 2, ..., and each node's
-  /// options reversed on a coin flip (one more draw a node): nothing may
-  /// take ids for positions or options for device order.
-  bool irregularOrder = false;
-};
-
-/// A link of `cls` from `from` to `to`.
-inline Link makeLink(Device from, Device to, int64_t bw, int64_t lat,
-                     PathClass cls = PathClass::DeviceCopy) {
-  Link l;
-  l.from = from;
-  l.to = to;
-  l.bandwidthBytesPerSec = bw;
-  l.latencyNs = lat;
-  l.pathClass = cls;
-  return l;
+/// The peer link the generators draw between two GPUs.
+static Link peerLink(Device from, Device to) {
+  return makeLink(from, to, 12'000'000'000, 15'000, PathClass::Peer);
 }
 
-/// A random topology and a random function of `shape` on it. The problem is
-/// meant to be valid (PlacementProblem::validate() returns ""); checking
-/// that is the caller's business.
-inline Instance randomInstance(Rng &rng, const Shape &shape) {
+/// Makes `t` the topology of `in`: its transfer model, and its devices as
+/// the problem's.
+static void setTopology(Instance &in, Topology t) {
+  t.canonicalize();
+  in.tm = std::make_unique<TransferModel>(t);
+  in.p.transfers = in.tm.get();
+  for (const DeviceInfo &d : t.devices)
+    in.p.devices.push_back(d.device);
+}
+
+Instance randomInstance(Rng &rng, const Shape &shape) {
   Instance in;
   Topology t;
   std::vector<Device> devs{Device::cpu(), Device::cuda(0)};
@@ -95,18 +49,12 @@ inline Instance randomInstance(Rng &rng, const Shape &shape) {
   }
   if (devs.size() == 3 && !devs[2].isHost() && rng.coin()) {
     // A peer link one way or both.
-    t.links.push_back(
-        makeLink(devs[1], devs[2], 12'000'000'000, 15'000, PathClass::Peer));
+    t.links.push_back(peerLink(devs[1], devs[2]));
     if (rng.coin())
-      t.links.push_back(
-          makeLink(devs[2], devs[1], 12'000'000'000, 15'000, PathClass::Peer));
+      t.links.push_back(peerLink(devs[2], devs[1]));
   }
-  t.canonicalize();
-  in.tm = std::make_unique<TransferModel>(t);
+  setTopology(in, std::move(t));
   PlacementProblem &p = in.p;
-  p.transfers = in.tm.get();
-  for (const DeviceInfo &d : t.devices)
-    p.devices.push_back(d.device);
 
   unsigned n =
       shape.exactNodes
@@ -213,6 +161,62 @@ inline Instance randomInstance(Rng &rng, const Shape &shape) {
   return in;
 }
 
-} // namespace fuel::plan::testing
+Instance groupMoveInstance(Rng &rng, unsigned minNodes, unsigned maxNodes) {
+  Instance in;
+  Topology t;
+  std::vector<Device> devs{Device::cpu(), Device::cuda(0), Device::cuda(1)};
+  for (Device d : devs) {
+    DeviceInfo info;
+    info.device = d;
+    info.cpuType = d.isHost();
+    t.devices.push_back(info);
+    if (d.isHost())
+      continue;
+    t.links.push_back(makeLink(Device::cpu(), d, 10'000'000'000, 10'000));
+    t.links.push_back(makeLink(d, Device::cpu(), 10'000'000'000, 10'000));
+  }
+  if (rng.coin()) {
+    t.links.push_back(peerLink(devs[1], devs[2]));
+    t.links.push_back(peerLink(devs[2], devs[1]));
+  }
+  setTopology(in, std::move(t));
+  PlacementProblem &p = in.p;
 
-#endif // FUEL_UNITTESTS_PLANNER_RANDOMPLACEMENT_H
+  unsigned n = minNodes + unsigned(rng.below(maxNodes - minNodes + 1));
+  for (unsigned k = 0; k < n; ++k) {
+    PlaceNode node;
+    node.id = int64_t(k);
+    node.decisionDevice = Device::cpu();
+    for (Device d : devs)
+      node.options.push_back({d, rng.between(1, 20) * 100'000, {}});
+    p.nodes.push_back(std::move(node));
+  }
+  auto bytes = [&] { return uint64_t(rng.between(1, 3)) * 4'000'000; };
+  unsigned numArgs = 1 + unsigned(rng.below(2));
+  for (unsigned i = 0; i < numArgs; ++i) {
+    PlaceValue arg = PlaceValue::onDevice(Device::cpu(), bytes());
+    for (unsigned k = 0; k < std::min(n, 2u); ++k)
+      if (i == 0 || rng.coin())
+        arg.consumers.push_back(k);
+    p.values.push_back(arg);
+  }
+  for (unsigned k = 0; k < n; ++k) {
+    PlaceValue v = PlaceValue::ofNode(k, bytes());
+    // Two or three readers among the next four nodes, in node order.
+    std::vector<unsigned> later;
+    for (unsigned c = k + 1; c < std::min(n, k + 5); ++c)
+      later.push_back(c);
+    rng.shuffle(later);
+    unsigned readers = 2 + unsigned(rng.below(2));
+    if (later.size() > readers)
+      later.resize(readers);
+    std::sort(later.begin(), later.end());
+    v.consumers = later;
+    if (later.size() < 2)
+      v.fixedConsumers.push_back(Device::cpu());
+    p.values.push_back(std::move(v));
+  }
+  return in;
+}
+
+} // namespace fuel::plan::testing

@@ -1,14 +1,16 @@
 //===- PlannerTestUtil.h - Helpers shared by the planner tests --*- C++ -*-===//
 //
-// Candidate builders and a deterministic random source. The mapping from
+// Part of FuelPlannerTestSupport, the test-support library of the planner
+// (lib/Planner/Testing): candidate builders and a deterministic random
+// source. The mapping from
 // 64-bit words to ranges is written out here: std::uniform_*_distribution is
 // implementation-defined, and these tests must draw the same sets on every
 // standard library.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUEL_UNITTESTS_PLANNER_PLANNERTESTUTIL_H
-#define FUEL_UNITTESTS_PLANNER_PLANNERTESTUTIL_H
+#ifndef FUEL_PLANNER_TESTING_PLANNERTESTUTIL_H
+#define FUEL_PLANNER_TESTING_PLANNERTESTUTIL_H
 
 #include "fuel/Planner/Candidate.h"
 
@@ -61,4 +63,4 @@ private:
 
 } // namespace fuel::plan::testing
 
-#endif // FUEL_UNITTESTS_PLANNER_PLANNERTESTUTIL_H
+#endif // FUEL_PLANNER_TESTING_PLANNERTESTUTIL_H
