@@ -1,4 +1,4 @@
-//===- Wide.h - The planner's 128-bit integers -------------------*- C++
+//===- Wide.h - 128-bit integer arithmetic of the planner ----- -*- C++ -*-===//
 //-*-===//
 //
 // The one place the planner names a 128-bit integer type. Exact transfer
