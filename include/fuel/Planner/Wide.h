@@ -1,5 +1,4 @@
 //===- Wide.h - 128-bit integer arithmetic of the planner ----- -*- C++ -*-===//
-//-*-===//
 //
 // The one place the planner names a 128-bit integer type. Exact transfer
 // terms (SEMANTICS §2), size-class products (§4), crowding differences (§7)
