@@ -9,9 +9,8 @@
 
 #include "fuel/Target/KernelRegistry.h"
 
-#include "JSONReader.h"
-
 #include "fuel/Target/ElementType.h"
+#include "fuel/Target/JSONReader.h"
 #include "fuel/Target/Version.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -26,9 +25,6 @@
 
 namespace fuel::target {
 
-using detail::jsonField;
-using detail::jsonIndex;
-using detail::JSONReader;
 using plan::DeviceKind;
 using plan::OpKind;
 
@@ -466,7 +462,7 @@ bool RegistryParser::parse(const llvm::json::Value &root,
   std::optional<int64_t> v = version->getAsInteger();
   if (!v || *v != kRegistryFormatVersion)
     return r.fail("$.version", "unsupported registry version " +
-                                   detail::describeJSON(*version) +
+                                   describeJSON(*version) +
                                    " (this fuel reads " +
                                    llvm::Twine(kRegistryFormatVersion) + ")");
   const llvm::json::Value *kernelsValue = r.required(*top, "$", "kernels");
