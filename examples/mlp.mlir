@@ -2,7 +2,7 @@
 // fuel: standard MLIR on tensors, weights resident on the host.
 //
 //   fuel-opt examples/mlp.mlir \
-//     --fuel-plan="topology=examples/topologies/cpu-cuda.json explain=true"
+//     --fuel-plan="topology=test/topologies/cpu-cuda.json explain=true"
 //
 // forms one node per kernel-bearing op and gives each its ranked candidates
 // on the host and on the GPU, with a remark per node saying why its winner

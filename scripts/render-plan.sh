@@ -3,14 +3,14 @@
 # it to SVG with Graphviz (docs/PLAN-FORMAT.md). Installs Graphviz when `dot`
 # is missing (Debian; needs root) and builds fuel-opt when it is missing.
 # Usage: scripts/render-plan.sh [example.mlir [topology.json [output.svg]]]
-# Default: examples/mlp.mlir on examples/topologies/cpu-cuda.json, written to
+# Default: examples/mlp.mlir on test/topologies/cpu-cuda.json, written to
 # docs/images/mlp-plan.svg.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FUEL_BUILD_DIR:-$root/build}"
 example="${1:-$root/examples/mlp.mlir}"
-topology="${2:-$root/examples/topologies/cpu-cuda.json}"
+topology="${2:-$root/test/topologies/cpu-cuda.json}"
 output="${3:-$root/docs/images/mlp-plan.svg}"
 
 if ! command -v dot >/dev/null 2>&1; then

@@ -8,7 +8,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FUEL_BUILD_DIR:-$root/build}"
 example="${1:-$root/examples/mlp.mlir}"
-topology="${2:-$root/examples/topologies/cpu-cuda.json}"
+topology="${2:-$root/test/topologies/cpu-cuda.json}"
 
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh" "$build" >/dev/null

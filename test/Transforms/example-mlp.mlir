@@ -1,5 +1,5 @@
 // RUN: fuel-opt %S/../../examples/mlp.mlir -mlir-print-op-on-diagnostic=false \
-// RUN:   --fuel-plan="topology=%S/../../examples/topologies/cpu-cuda.json explain=true" \
+// RUN:   --fuel-plan="topology=%topologies/cpu-cuda.json explain=true" \
 // RUN:   2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 

@@ -50,6 +50,7 @@ func.func @priors(%a: tensor<64x128xf32>, %b: tensor<128x32xf32>) -> tensor<64x3
 func.func @pinned(%a: tensor<1024xf32>) -> tensor<1024xf32> {
   %e = tensor.empty() : tensor<1024xf32>
   // expected-warning @+1 {{device 'cuda:0' has no memory bandwidth; using the GPU prior of 40 B/ns}}
-  %0 = linalg.exp {fuel.pin = #fuel.device<cuda:0>} ins(%a : tensor<1024xf32>) outs(%e : tensor<1024xf32>) -> tensor<1024xf32>
+  %0 = linalg.exp {fuel.pin = #fuel.device<cuda:0>} ins(%a : tensor<1024xf32>)
+      outs(%e : tensor<1024xf32>) -> tensor<1024xf32>
   return %0 : tensor<1024xf32>
 }

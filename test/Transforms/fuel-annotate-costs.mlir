@@ -64,6 +64,7 @@ func.func @matmul(%a: tensor<64x128xf32>, %b: tensor<128x32xf32>) -> tensor<64x3
 // CHECK-SAME: #fuel.candidate<"cuda.generated.elementwise_f32"{{[^#]*}}cost = <flops = 8388608, bytes = 8388608, overhead_ns = 0>, time_ns = 8290 static, host_bytes = 0, device_bytes = 8388608, params = {fn = "exp"}>]> {
 func.func @exp(%a: tensor<1048576xf32>) -> tensor<1048576xf32> {
   %e = tensor.empty() : tensor<1048576xf32>
-  %0 = linalg.exp ins(%a : tensor<1048576xf32>) outs(%e : tensor<1048576xf32>) -> tensor<1048576xf32>
+  %0 = linalg.exp ins(%a : tensor<1048576xf32>) outs(%e : tensor<1048576xf32>)
+      -> tensor<1048576xf32>
   return %0 : tensor<1048576xf32>
 }

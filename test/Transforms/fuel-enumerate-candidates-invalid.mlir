@@ -7,9 +7,11 @@
 // Tests that an i8 matmul has no backend: the message names the op, its
 // dtypes key, the devices present and the registered combinations.
 
-func.func @i8_matmul(%a: tensor<4x8xi8>, %b: tensor<8x4xi8>, %c: tensor<4x4xi32>) -> tensor<4x4xi32> {
+func.func @i8_matmul(%a: tensor<4x8xi8>, %b: tensor<8x4xi8>, %c: tensor<4x4xi32>)
+    -> tensor<4x4xi32> {
   // expected-error @+1 {{node 0 (matmul): no backend for op 'matmul' with dtypes (i8,i8->i32) on the admitted devices; devices present: cpu, cuda:0; registered (backend, op, dtypes): (cpu, matmul, f32), (cpu, batch_matmul, f32), (cpu, conv2d, f32), (cpu, pool, f32), (cpu, reduce, f32), (cpu, softmax, f32), (cpu, elementwise, f32), (cpu, transpose, f32), (cpu, generic, f32), (cuda, matmul, f32), (cuda, batch_matmul, f32), (cuda, conv2d, f32), (cuda, pool, f32), (cuda, reduce, f32), (cuda, softmax, f32), (cuda, elementwise, f32), (cuda, transpose, f32), (cuda, generic, f32), (vulkan, matmul, f32), (vulkan, batch_matmul, f32), (vulkan, conv2d, f32), (vulkan, pool, f32), (vulkan, reduce, f32), (vulkan, softmax, f32), (vulkan, elementwise, f32), (vulkan, transpose, f32), (vulkan, generic, f32)}}
-  %m = linalg.matmul ins(%a, %b : tensor<4x8xi8>, tensor<8x4xi8>) outs(%c : tensor<4x4xi32>) -> tensor<4x4xi32>
+  %m = linalg.matmul ins(%a, %b : tensor<4x8xi8>, tensor<8x4xi8>) outs(%c : tensor<4x4xi32>)
+      -> tensor<4x4xi32>
   return %m : tensor<4x4xi32>
 }
 
@@ -18,11 +20,14 @@ func.func @i8_matmul(%a: tensor<4x8xi8>, %b: tensor<8x4xi8>, %c: tensor<4x4xi32>
 // Tests that an f16 matmul has no backend either, pinned or not, and that
 // every failing node is reported.
 
-func.func @f16_matmul(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %c: tensor<4x4xf16>) -> (tensor<4x4xf16>, tensor<4x4xf16>) {
+func.func @f16_matmul(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %c: tensor<4x4xf16>)
+    -> (tensor<4x4xf16>, tensor<4x4xf16>) {
   // expected-error @+1 {{node 0 (matmul): no backend for op 'matmul' with dtypes (f16,f16->f16) on the admitted devices; devices present: cpu, cuda:0; registered (backend, op, dtypes): (cpu, matmul, f32)}}
-  %m = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x4xf16>) outs(%c : tensor<4x4xf16>) -> tensor<4x4xf16>
+  %m = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x4xf16>) outs(%c : tensor<4x4xf16>)
+      -> tensor<4x4xf16>
   // expected-error @+1 {{node 1 (matmul): no backend for op 'matmul' with dtypes (f16,f16->f16)}}
-  %n = linalg.matmul {fuel.pin = #fuel.device<cuda:0>} ins(%a, %b : tensor<4x8xf16>, tensor<8x4xf16>) outs(%c : tensor<4x4xf16>) -> tensor<4x4xf16>
+  %n = linalg.matmul {fuel.pin = #fuel.device<cuda:0>}
+      ins(%a, %b : tensor<4x8xf16>, tensor<8x4xf16>) outs(%c : tensor<4x4xf16>) -> tensor<4x4xf16>
   return %m, %n : tensor<4x4xf16>, tensor<4x4xf16>
 }
 
@@ -31,9 +36,11 @@ func.func @f16_matmul(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %c: tensor<4x4xf
 // Tests that a pin naming a device the topology lacks is an error naming
 // the device and the devices present.
 
-func.func @pin_not_in_topology(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
+func.func @pin_not_in_topology(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>)
+    -> tensor<4x4xf32> {
   // expected-error @+1 {{node 0 (matmul): decision device 'vulkan:3' is not in the topology (devices: cpu, cuda:0)}}
-  %m = linalg.matmul {fuel.pin = #fuel.device<vulkan:3>} ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %m = linalg.matmul {fuel.pin = #fuel.device<vulkan:3>}
+      ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
   return %m : tensor<4x4xf32>
 }
 

@@ -17,7 +17,12 @@ func.func @no_topology(%a: tensor<1024xf32>) -> tensor<1024xf32> {
 // Tests that a module carrying a topology but no `fuel.config` is reported
 // too.
 
-module attributes {fuel.topology = #fuel.topology<hash = 0x13e846a390964660, devices = [<cpu, name = "8-core x86-64 host, AVX2", cpu_type, peak = {f32 = 3.200000e+01, f64 = 1.600000e+01}, bytes_per_ns = 2.000000e+01, dispatch_ns = 2000, memory = 34359738368, alignment = 64>], links = []>} {
+module attributes {fuel.topology = #fuel.topology<
+    hash = 0x13e846a390964660,
+    devices = [<cpu, name = "8-core x86-64 host, AVX2", cpu_type,
+      peak = {f32 = 3.200000e+01, f64 = 1.600000e+01}, bytes_per_ns = 2.000000e+01,
+      dispatch_ns = 2000, memory = 34359738368, alignment = 64>],
+    links = []>} {
   // expected-error @+1 {{the enclosing module has no 'fuel.config'; run fuel-attach-topology (or fuel-plan) first}}
   func.func @no_config(%a: tensor<1024xf32>) -> tensor<1024xf32> {
     %e = tensor.empty() : tensor<1024xf32>

@@ -79,7 +79,8 @@ func.func @free(%a: tensor<64x128xf32>, %b: tensor<128x32xf32>) -> tensor<64x32x
 // CUDA: fuel.node 1 matmul
 // CUDA-SAME: pin cpu alternatives #fuel.alternatives<decision = <op = matmul, dtype = f32, size_class = 0x0b0607, device = cpu>,
 // CUDA-SAME: [#fuel.candidate<"cpu.blis.matmul_f32"{{[^#]*}}#fuel.candidate<"cpu.generated.matmul_f32"{{[^#]*}}#fuel.candidate<"cpu.openblas.matmul_f32"{{[^#]*}}]> {
-func.func @pinned(%a: tensor<64x128xf32>, %b: tensor<128x32xf32>) -> (tensor<64x32xf32>, tensor<64x32xf32>) {
+func.func @pinned(%a: tensor<64x128xf32>, %b: tensor<128x32xf32>)
+    -> (tensor<64x32xf32>, tensor<64x32xf32>) {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x32xf32>
   %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<64x32xf32>) -> tensor<64x32xf32>
@@ -105,7 +106,8 @@ func.func @pinned(%a: tensor<64x128xf32>, %b: tensor<128x32xf32>) -> (tensor<64x
 // CUDA: fuel.node 0 matmul
 // CUDA-SAME: destructive alternatives #fuel.alternatives<decision = <{{.*}}device = cuda:0>,
 // CUDA-SAME: [#fuel.candidate<"cuda.cublas.matmul_f32"{{[^#]*}}device_bytes = 0>, #fuel.candidate<"cuda.generated.matmul_f32"{{[^#]*}}device_bytes = 0>]> {
-func.func @destructive(%a: tensor<64x128xf32>, %b: tensor<128x32xf32>, %c: tensor<64x32xf32>) -> tensor<64x32xf32> {
+func.func @destructive(%a: tensor<64x128xf32>, %b: tensor<128x32xf32>, %c: tensor<64x32xf32>)
+    -> tensor<64x32xf32> {
   %m = linalg.matmul {fuel.destructive}
                      ins(%a, %b : tensor<64x128xf32>, tensor<128x32xf32>)
                      outs(%c : tensor<64x32xf32>) -> tensor<64x32xf32>
@@ -167,8 +169,10 @@ func.func @host_op(%a: tensor<1024xf32>) -> tensor<1024xf32> {
 func.func @rebuild(%a: tensor<1024xf32>) -> tensor<1024xf32> {
   %0 = fuel.node 0 elementwise (%a) : (tensor<1024xf32>) -> tensor<1024xf32>
       on cuda:0
-      alternatives #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x00000a, device = cpu>,
-        [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited,
+      alternatives #fuel.alternatives<
+        decision = <op = elementwise, dtype = f32, size_class = 0x00000a, device = cpu>,
+        [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+           precision = unaudited,
            cost = <flops = 1, bytes = 2, overhead_ns = 0>, time_ns = 7 static>]> {
   ^bb0(%x: tensor<1024xf32>):
     %e = tensor.empty() : tensor<1024xf32>

@@ -11,9 +11,18 @@
 // an edge through a view labelled with the view, and the legend with the
 // predicted total and parts. The output depends only on the IR: drawing the
 // planned module read back gives the same file.
-#g0 = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>]>
-#g1 = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.cublas.elementwise_f32", source = "cublas", device = cuda:1, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 2000 static, host_bytes = 0, device_bytes = 0>]>
-func.func @staged(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>}) -> (tensor<1000xf32> {fuel.residency = #fuel.device<cuda:1>}, tensor<1000xf32>) {
+#g0 = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static,
+     host_bytes = 0, device_bytes = 0>]>
+#g1 = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.cublas.elementwise_f32", source = "cublas", device = cuda:1,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 2000 static,
+     host_bytes = 0, device_bytes = 0>]>
+func.func @staged(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>})
+    -> (tensor<1000xf32> {fuel.residency = #fuel.device<cuda:1>}, tensor<1000xf32>) {
   %a = fuel.node 0 elementwise (%x) : (tensor<1000xf32>) -> tensor<1000xf32> alternatives #g0 {
   ^bb0(%i0: tensor<1000xf32>):
     fuel.yield %i0 : tensor<1000xf32>
@@ -21,7 +30,8 @@ func.func @staged(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>}) 
   %c = arith.constant dense<1.0> : tensor<1000xf32>
   %s = arith.addf %a, %c : tensor<1000xf32>
   %v = tensor.extract_slice %s[0] [500] [2] : tensor<1000xf32> to tensor<500xf32>
-  %b = fuel.node 1 elementwise (%a, %v) : (tensor<1000xf32>, tensor<500xf32>) -> tensor<1000xf32> alternatives #g1 {
+  %b = fuel.node 1 elementwise (%a, %v) : (tensor<1000xf32>, tensor<500xf32>) -> tensor<1000xf32>
+      alternatives #g1 {
   ^bb0(%i0: tensor<1000xf32>, %i1: tensor<500xf32>):
     fuel.yield %i0 : tensor<1000xf32>
   }
@@ -41,7 +51,7 @@ func.func @plain(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NEXT:     f0_op0 [shape=box, style="filled", fillcolor="#fdb462", label="node 0: elementwise\non cuda:0\ngenerated, 1000 ns"];
 // CHECK-NEXT:     f0_op1 [shape=ellipse, style="filled,dashed", fillcolor="#8dd3c7", label="copy cuda:0 → cpu\n4000 bytes, 10400 ns"];
 // CHECK-NEXT:     f0_op2 [shape=ellipse, style="filled,dashed", fillcolor="#bebada", label="copy cpu → cuda:1\n4000 bytes, 10400 ns"];
-// CHECK-NEXT:     f0_op3 [shape=box, style="rounded,filled", fillcolor="#8dd3c7", label="arith.constant\non cpu"];
+// CHECK-NEXT:     f0_op3 [shape=cylinder, style="filled", fillcolor="#ffffff", label="constant\ntensor<1000xf32>\nload-time, read on cpu"];
 // CHECK-NEXT:     f0_op4 [shape=box, style="rounded,filled", fillcolor="#8dd3c7", label="arith.addf\non cpu"];
 // CHECK-NEXT:     f0_op5 [shape=ellipse, style="filled,dashed", fillcolor="#bebada", label="copy cpu → cuda:1\n4000 bytes, 10400 ns"];
 // CHECK-NEXT:     f0_op7 [shape=box, style="filled", fillcolor="#bebada", label="node 1: elementwise\non cuda:1\ncublas, 2000 ns"];

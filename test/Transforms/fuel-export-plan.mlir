@@ -1,7 +1,7 @@
 // RUN: fuel-opt %s --split-input-file -mlir-print-op-on-diagnostic=false --fuel-attach-topology=topology=%topologies/cpu-2cuda.json --fuel-place --fuel-insert-residency-copies --fuel-export-plan=file=- -o /dev/null | FileCheck %s
 // RUN: fuel-opt %s -mlir-print-op-on-diagnostic=false --fuel-attach-topology=topology=%topologies/cpu-2cuda.json --fuel-place --fuel-insert-residency-copies --fuel-export-plan=file=%t.json -o /dev/null
 // RUN: %python %S/Inputs/check-plan-sums.py %t.json | FileCheck %s --check-prefix=SUMS
-// RUN: fuel-opt %S/../../examples/mlp.mlir --fuel-plan=topology=%S/../../examples/topologies/cpu-cuda.json --fuel-place --fuel-insert-residency-copies --fuel-export-plan=file=%t.mlp.json -o /dev/null
+// RUN: fuel-opt %S/../../examples/mlp.mlir --fuel-plan=topology=%topologies/cpu-cuda.json --fuel-place --fuel-insert-residency-copies --fuel-export-plan=file=%t.mlp.json -o /dev/null
 // RUN: %python %S/Inputs/check-plan-sums.py %t.mlp.json | FileCheck %s --check-prefix=MLP-SUMS
 // RUN: fuel-opt %s --split-input-file --fuel-attach-topology=topology=%topologies/cpu-2cuda.json --fuel-export-plan=file=- -o /dev/null | FileCheck %s --check-prefix=UNPLACED
 
@@ -18,16 +18,30 @@
 // second hop names A's result, not the host-side copy. The host op's result
 // is named by its position among the function's top-level ops after copy
 // insertion: node 0, two copies, the constant, then the host op (4).
-#g0 = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>]>
-#g1 = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:1, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 2000 static, host_bytes = 0, device_bytes = 0, coupling = [#fuel.coupling<node = 0, device = cuda:0, delta_ns = -500>]>, #fuel.candidate<"cuda.cublas.elementwise_f32", source = "cublas", device = cuda:1, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 2500 static, host_bytes = 0, device_bytes = 0>]>
-func.func @staged(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>}) -> (tensor<1000xf32> {fuel.residency = #fuel.device<cuda:1>}) {
+#g0 = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static,
+     host_bytes = 0, device_bytes = 0>]>
+#g1 = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:1,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 2000 static,
+     host_bytes = 0, device_bytes = 0,
+     coupling = [#fuel.coupling<node = 0, device = cuda:0, delta_ns = -500>]>,
+   #fuel.candidate<"cuda.cublas.elementwise_f32", source = "cublas", device = cuda:1,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 2500 static,
+     host_bytes = 0, device_bytes = 0>]>
+func.func @staged(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>})
+    -> (tensor<1000xf32> {fuel.residency = #fuel.device<cuda:1>}) {
   %a = fuel.node 0 elementwise (%x) : (tensor<1000xf32>) -> tensor<1000xf32> alternatives #g0 {
   ^bb0(%i0: tensor<1000xf32>):
     fuel.yield %i0 : tensor<1000xf32>
   }
   %c = arith.constant dense<1.0> : tensor<1000xf32>
   %s = arith.addf %a, %c : tensor<1000xf32>
-  %b = fuel.node 1 elementwise (%a, %s) : (tensor<1000xf32>, tensor<1000xf32>) -> tensor<1000xf32> alternatives #g1 {
+  %b = fuel.node 1 elementwise (%a, %s) : (tensor<1000xf32>, tensor<1000xf32>) -> tensor<1000xf32>
+      alternatives #g1 {
   ^bb0(%i0: tensor<1000xf32>, %i1: tensor<1000xf32>):
     fuel.yield %i0 : tensor<1000xf32>
   }
@@ -35,7 +49,7 @@ func.func @staged(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>}) 
 }
 
 // CHECK:      {
-// CHECK-NEXT:   "version": 1,
+// CHECK-NEXT:   "version": 2,
 // CHECK-NEXT:   "topology_hash": "0x{{[0-9a-f]+}}",
 // CHECK-NEXT:   "functions": [
 // CHECK-NEXT:     {
@@ -117,6 +131,18 @@ func.func @staged(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>}) 
 // CHECK-NEXT:           "predicted_ns": 10400,
 // CHECK-NEXT:           "staged": false
 // CHECK-NEXT:         }
+// CHECK-NEXT:       ],
+// CHECK-NEXT:       "constants": [
+// CHECK-NEXT:         {
+// CHECK-NEXT:           "value": {
+// CHECK-NEXT:             "host_op": 3,
+// CHECK-NEXT:             "result": 0
+// CHECK-NEXT:           },
+// CHECK-NEXT:           "bytes": 4000,
+// CHECK-NEXT:           "read_on": [
+// CHECK-NEXT:             "cpu"
+// CHECK-NEXT:           ]
+// CHECK-NEXT:         }
 // CHECK-NEXT:       ]
 // CHECK-NEXT:     }
 // CHECK-NEXT:   ]
@@ -138,12 +164,17 @@ func.func @staged(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>}) 
 // Tests an argument copied to a GPU, named by its number, and a function
 // without nodes, listed with empty arrays. Functions are listed in module
 // order; declarations are left out.
-#g2 = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cuda:0>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>]>
+#g2 = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cuda:0>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static,
+     host_bytes = 0, device_bytes = 0>]>
 func.func private @declared(tensor<1000xf32>)
 func.func @empty(%x: tensor<1000xf32>) -> tensor<1000xf32> {
   return %x : tensor<1000xf32>
 }
-func.func @arg(%x: tensor<1000xf32>, %y: tensor<1000xf32>) -> (tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>}) {
+func.func @arg(%x: tensor<1000xf32>, %y: tensor<1000xf32>)
+    -> (tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>}) {
   %a = fuel.node 0 elementwise (%y) : (tensor<1000xf32>) -> tensor<1000xf32> alternatives #g2 {
   ^bb0(%i0: tensor<1000xf32>):
     fuel.yield %i0 : tensor<1000xf32>
@@ -156,7 +187,8 @@ func.func @arg(%x: tensor<1000xf32>, %y: tensor<1000xf32>) -> (tensor<1000xf32> 
 // CHECK-NEXT:     "name": "empty",
 // CHECK-NEXT:     "predicted_ns": null,
 // CHECK-NEXT:     "nodes": [],
-// CHECK-NEXT:     "copies": []
+// CHECK-NEXT:     "copies": [],
+// CHECK-NEXT:     "constants": []
 // CHECK-NEXT:   },
 // CHECK-NEXT:   {
 // CHECK-NEXT:     "name": "arg",

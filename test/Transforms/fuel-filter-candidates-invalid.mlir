@@ -31,7 +31,8 @@ func.func @matmul(%a: tensor<64x128xf32>, %b: tensor<128x32xf32>) -> tensor<64x3
 func.func @two_nodes(%a: tensor<1024xf32>) -> tensor<1024xf32> {
   %e = tensor.empty() : tensor<1024xf32>
   // expected-error @+1 {{node 0 (elementwise): filter 'precision-floor' rejected every candidate (1) of elementwise f32 size_class=0x00000a decision_device=cuda:0 (requirement reference)}}
-  %0 = linalg.exp {fuel.pin = #fuel.device<cuda:0>} ins(%a : tensor<1024xf32>) outs(%e : tensor<1024xf32>) -> tensor<1024xf32>
+  %0 = linalg.exp {fuel.pin = #fuel.device<cuda:0>} ins(%a : tensor<1024xf32>)
+      outs(%e : tensor<1024xf32>) -> tensor<1024xf32>
   // LIST: :[[@LINE+2]]:8: error: node 1 (elementwise): filter 'precision-floor' rejected every candidate (2) of elementwise f32 size_class=0x00000a decision_device=cpu (requirement bit-stable,ulp<=1)
   // expected-error @+1 {{node 1 (elementwise): filter 'precision-floor' rejected every candidate (2)}}
   %1 = linalg.exp ins(%0 : tensor<1024xf32>) outs(%e : tensor<1024xf32>) -> tensor<1024xf32>

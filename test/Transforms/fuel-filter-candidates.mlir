@@ -126,7 +126,8 @@ func.func @partial_columns(%a: tensor<64x2x128xf32>, %b: tensor<128x32xf32>) -> 
 // CHECK-SAME: [#fuel.candidate<"cpu.blis.matmul_f32"{{[^#]*}}#fuel.candidate<"cpu.generated.matmul_f32"{{[^#]*}}#fuel.candidate<"cpu.openblas.matmul_f32"{{[^#]*}}#fuel.candidate<"cuda.cublas.matmul_f32"{{[^#]*}}#fuel.candidate<"cuda.generated.matmul_f32"{{[^#]*}}]> {
 // CHECK: fuel.node 1 matmul
 // CHECK-SAME: [#fuel.candidate<"cpu.blis.matmul_f32"{{[^#]*}}#fuel.candidate<"cpu.generated.matmul_f32"{{[^#]*}}#fuel.candidate<"cpu.openblas.matmul_f32"{{[^#]*}}#fuel.candidate<"cuda.cublas.matmul_f32"{{[^#]*}}#fuel.candidate<"cuda.generated.matmul_f32"{{[^#]*}}]> {
-func.func @contiguous_views(%a: tensor<128x128xf32>, %flat: tensor<8192xf32>, %b: tensor<128x32xf32>) -> (tensor<64x32xf32>, tensor<64x32xf32>) {
+func.func @contiguous_views(%a: tensor<128x128xf32>, %flat: tensor<8192xf32>,
+    %b: tensor<128x32xf32>) -> (tensor<64x32xf32>, tensor<64x32xf32>) {
   %zero = arith.constant 0.0 : f32
   %rows = tensor.extract_slice %a[64, 0] [64, 128] [1, 1] : tensor<128x128xf32> to tensor<64x128xf32>
   %e = tensor.empty() : tensor<64x32xf32>

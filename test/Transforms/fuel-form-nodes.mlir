@@ -92,7 +92,8 @@ func.func @batch_matmul(%a: tensor<2x4x16xf32>, %b: tensor<2x16x8xf32>) -> tenso
 func.func @conv2d(%img: tensor<1x8x8x3xf32>, %flt: tensor<3x3x3x16xf32>)
     -> (tensor<1x6x6x16xf32>, tensor<1x6x6x16xf32>) {
   %e = tensor.empty() : tensor<1x6x6x16xf32>
-  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>,
+      strides = dense<1> : tensor<2xi64>}
       ins(%img, %flt : tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>)
       outs(%e : tensor<1x6x6x16xf32>) -> tensor<1x6x6x16xf32>
   %g = linalg.generic {indexing_maps = [#img, #flt, #res],
@@ -124,7 +125,8 @@ func.func @conv2d(%img: tensor<1x8x8x3xf32>, %flt: tensor<3x3x3x16xf32>)
 func.func @pool(%img: tensor<1x8x8x3xf32>) -> tensor<1x4x4x3xf32> {
   %win = tensor.empty() : tensor<2x2xf32>
   %e = tensor.empty() : tensor<1x4x4x3xf32>
-  %p = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+  %p = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>,
+      strides = dense<2> : tensor<2xi64>}
       ins(%img, %win : tensor<1x8x8x3xf32>, tensor<2x2xf32>)
       outs(%e : tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
   return %p : tensor<1x4x4x3xf32>
@@ -204,19 +206,22 @@ func.func @softmax(%a: tensor<4x16xf32>) -> tensor<4x16xf32> {
 // CHECK-NEXT: linalg.map { arith.negf }
 // CHECK: fuel.node 4 elementwise (%[[NEG]], %[[U]]) : (tensor<4x8xf32>, tensor<1x8xf32>) -> tensor<4x8xf32> {
 // CHECK: linalg.generic
-func.func @elementwise(%c: tensor<4x8xf32>, %v: tensor<8xf32>, %u: tensor<1x8xf32>) -> tensor<4x8xf32> {
+func.func @elementwise(%c: tensor<4x8xf32>, %v: tensor<8xf32>, %u: tensor<1x8xf32>)
+    -> tensor<4x8xf32> {
   %e = tensor.empty() : tensor<4x8xf32>
   %add = linalg.add ins(%c, %c : tensor<4x8xf32>, tensor<4x8xf32>)
                     outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
   %exp = linalg.exp ins(%add : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
-  %bc = linalg.generic {indexing_maps = [#id2, #cols, #id2], iterator_types = ["parallel", "parallel"]}
+  %bc = linalg.generic {indexing_maps = [#id2, #cols, #id2],
+      iterator_types = ["parallel", "parallel"]}
       ins(%exp, %v : tensor<4x8xf32>, tensor<8xf32>) outs(%e : tensor<4x8xf32>) {
   ^bb0(%x: f32, %y: f32, %o: f32):
     %s = arith.addf %x, %y : f32
     linalg.yield %s : f32
   } -> tensor<4x8xf32>
   %neg = linalg.map { arith.negf } ins(%bc : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>)
-  %unit = linalg.generic {indexing_maps = [#id2, #unit_row, #id2], iterator_types = ["parallel", "parallel"]}
+  %unit = linalg.generic {indexing_maps = [#id2, #unit_row, #id2],
+      iterator_types = ["parallel", "parallel"]}
       ins(%neg, %u : tensor<4x8xf32>, tensor<1x8xf32>) outs(%e : tensor<4x8xf32>) {
   ^bb0(%x: f32, %y: f32, %o: f32):
     %s = arith.mulf %x, %y : f32
@@ -504,7 +509,8 @@ func.func @annotations(%x: tensor<4xf32>) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>
   %a = linalg.exp {fuel.pin = #fuel.device<cuda:0>, fuel.destructive}
       ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
-  %b = linalg.negf {fuel.coupling = [#fuel.coupling<on = cpu, node = 0, backend = cuda, delta_ns = -7>]}
+  %b = linalg.negf {fuel.coupling = [#fuel.coupling<on = cpu, node = 0, backend = cuda,
+      delta_ns = -7>]}
       ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
   %c = linalg.abs {fuel.pin = #fuel.device<cpu>}
       ins(%b : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>

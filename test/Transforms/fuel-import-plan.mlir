@@ -7,11 +7,11 @@
 // one; the second is made with transfers unpriced (everything stays on the
 // host) and replayed under the default options, where the pins alone keep
 // the nodes on the host.
-// RUN: fuel-opt %S/../../examples/mlp.mlir --fuel-plan=topology=%S/../../examples/topologies/cpu-cuda.json --fuel-place --fuel-insert-residency-copies --fuel-export-plan=file=%t.default.json -o /dev/null
-// RUN: fuel-opt %S/../../examples/mlp.mlir --fuel-attach-topology=topology=%S/../../examples/topologies/cpu-cuda.json --fuel-form-nodes --fuel-import-plan=file=%t.default.json --fuel-enumerate-candidates --fuel-filter-candidates --fuel-annotate-costs --fuel-rank-candidates --fuel-retain-frontier --fuel-place --fuel-insert-residency-copies --fuel-export-plan=file=%t.default.replayed.json -o /dev/null
+// RUN: fuel-opt %S/../../examples/mlp.mlir --fuel-plan=topology=%topologies/cpu-cuda.json --fuel-place --fuel-insert-residency-copies --fuel-export-plan=file=%t.default.json -o /dev/null
+// RUN: fuel-opt %S/../../examples/mlp.mlir --fuel-attach-topology=topology=%topologies/cpu-cuda.json --fuel-form-nodes --fuel-import-plan=file=%t.default.json --fuel-enumerate-candidates --fuel-filter-candidates --fuel-annotate-costs --fuel-rank-candidates --fuel-retain-frontier --fuel-place --fuel-insert-residency-copies --fuel-export-plan=file=%t.default.replayed.json -o /dev/null
 // RUN: %python %S/Inputs/compare-placements.py %t.default.json %t.default.replayed.json | FileCheck %s --check-prefix=DEFAULT
-// RUN: fuel-opt %S/../../examples/mlp.mlir --fuel-plan="topology=%S/../../examples/topologies/cpu-cuda.json price-transfers=false" --fuel-place --fuel-insert-residency-copies --fuel-export-plan=file=%t.host.json -o /dev/null
-// RUN: fuel-opt %S/../../examples/mlp.mlir --fuel-attach-topology=topology=%S/../../examples/topologies/cpu-cuda.json --fuel-form-nodes --fuel-import-plan=file=%t.host.json --fuel-enumerate-candidates --fuel-filter-candidates --fuel-annotate-costs --fuel-rank-candidates --fuel-retain-frontier --fuel-place --fuel-insert-residency-copies --fuel-export-plan=file=%t.host.replayed.json -o /dev/null
+// RUN: fuel-opt %S/../../examples/mlp.mlir --fuel-plan="topology=%topologies/cpu-cuda.json price-transfers=false" --fuel-place --fuel-insert-residency-copies --fuel-export-plan=file=%t.host.json -o /dev/null
+// RUN: fuel-opt %S/../../examples/mlp.mlir --fuel-attach-topology=topology=%topologies/cpu-cuda.json --fuel-form-nodes --fuel-import-plan=file=%t.host.json --fuel-enumerate-candidates --fuel-filter-candidates --fuel-annotate-costs --fuel-rank-candidates --fuel-retain-frontier --fuel-place --fuel-insert-residency-copies --fuel-export-plan=file=%t.host.replayed.json -o /dev/null
 // RUN: %python %S/Inputs/compare-placements.py %t.host.json %t.host.replayed.json | FileCheck %s --check-prefix=HOST
 
 // Tests that the plan's placements become pin clauses matched by function

@@ -12,7 +12,11 @@
 
 // Tests fan-out to one device: x lives on cpu and two nodes on cuda:0 read
 // it; one copy serves both.
-#g0 = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>]>
+#g0 = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static,
+     host_bytes = 0, device_bytes = 0>]>
 func.func @fanout_one(%x: tensor<1000xf32>) -> (tensor<1000xf32>, tensor<1000xf32>) {
   %a = fuel.node 0 elementwise (%x) : (tensor<1000xf32>) -> tensor<1000xf32> alternatives #g0 {
   ^bb0(%i0: tensor<1000xf32>):
@@ -35,8 +39,16 @@ func.func @fanout_one(%x: tensor<1000xf32>) -> (tensor<1000xf32>, tensor<1000xf3
 
 // Tests fan-out to two devices: a value on cpu read on cuda:0 and cuda:1
 // gets one direct copy per device, in device order.
-#g0 = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>]>
-#g1 = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:1, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>]>
+#g0 = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static,
+     host_bytes = 0, device_bytes = 0>]>
+#g1 = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:1,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static,
+     host_bytes = 0, device_bytes = 0>]>
 func.func @fanout_two(%x: tensor<1000xf32>) -> (tensor<1000xf32>, tensor<1000xf32>) {
   %a = fuel.node 0 elementwise (%x) : (tensor<1000xf32>) -> tensor<1000xf32> alternatives #g0 {
   ^bb0(%i0: tensor<1000xf32>):
@@ -60,10 +72,23 @@ func.func @fanout_two(%x: tensor<1000xf32>) -> (tensor<1000xf32>, tensor<1000xf3
 // Tests staging with a shared host hop: A's result on cuda:0 is read on
 // cuda:1 (no peer link) and by a node on cpu. The hop to the host is made
 // once and serves both the cpu reader and the hop on to cuda:1.
-#g0 = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>]>
-#g1 = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:1, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>]>
-#c = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu, precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>]>
-func.func @staged(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>}) -> (tensor<1000xf32> {fuel.residency = #fuel.device<cuda:1>}, tensor<1000xf32>) {
+#g0 = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static,
+     host_bytes = 0, device_bytes = 0>]>
+#g1 = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:1,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static,
+     host_bytes = 0, device_bytes = 0>]>
+#c = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu,
+     precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+     time_ns = 1000 static, host_bytes = 0, device_bytes = 0>]>
+func.func @staged(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>})
+    -> (tensor<1000xf32> {fuel.residency = #fuel.device<cuda:1>}, tensor<1000xf32>) {
   %a = fuel.node 0 elementwise (%x) : (tensor<1000xf32>) -> tensor<1000xf32> alternatives #g0 {
   ^bb0(%i0: tensor<1000xf32>):
     fuel.yield %i0 : tensor<1000xf32>
@@ -92,10 +117,19 @@ func.func @staged(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>}) 
 // Tests a host consumer of a staged value: a func.call (a host op) and a
 // node on cuda:1 read A's result from cuda:0; both use the one hop to the
 // host.
-#g0 = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>]>
-#g1 = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:1, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>]>
+#g0 = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static,
+     host_bytes = 0, device_bytes = 0>]>
+#g1 = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:1,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static,
+     host_bytes = 0, device_bytes = 0>]>
 func.func private @host(tensor<1000xf32>) -> tensor<1000xf32>
-func.func @host_reader(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>}) -> (tensor<1000xf32> {fuel.residency = #fuel.device<cuda:1>}, tensor<1000xf32>) {
+func.func @host_reader(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>})
+    -> (tensor<1000xf32> {fuel.residency = #fuel.device<cuda:1>}, tensor<1000xf32>) {
   %a = fuel.node 0 elementwise (%x) : (tensor<1000xf32>) -> tensor<1000xf32> alternatives #g0 {
   ^bb0(%i0: tensor<1000xf32>):
     fuel.yield %i0 : tensor<1000xf32>
@@ -119,8 +153,13 @@ func.func @host_reader(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:
 
 // Tests a returned value: A runs on cuda:0 and its result must end on the
 // result's residency, cpu.
-#g0 = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>]>
-func.func @returned(%x: tensor<1000xf32>) -> (tensor<1000xf32> {fuel.residency = #fuel.device<cpu>}) {
+#g0 = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static,
+     host_bytes = 0, device_bytes = 0>]>
+func.func @returned(%x: tensor<1000xf32>)
+    -> (tensor<1000xf32> {fuel.residency = #fuel.device<cpu>}) {
   %a = fuel.node 0 elementwise (%x) : (tensor<1000xf32>) -> tensor<1000xf32> alternatives #g0 {
   ^bb0(%i0: tensor<1000xf32>):
     fuel.yield %i0 : tensor<1000xf32>
@@ -138,8 +177,16 @@ func.func @returned(%x: tensor<1000xf32>) -> (tensor<1000xf32> {fuel.residency =
 // Tests a view of a moved value: the copy moves x, the root, and the
 // strided slice is re-made on cuda:0; the original slice, now unread, is
 // gone. A cpu reader of the same slice keeps the original.
-#g0 = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>]>
-#c = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu, precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>]>
+#g0 = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static,
+     host_bytes = 0, device_bytes = 0>]>
+#c = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu,
+     precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+     time_ns = 1000 static, host_bytes = 0, device_bytes = 0>]>
 func.func @view(%x: tensor<2000xf32>) -> (tensor<1000xf32>, tensor<1000xf32>) {
   %s = tensor.extract_slice %x[0] [1000] [2] : tensor<2000xf32> to tensor<1000xf32>
   %a = fuel.node 0 elementwise (%s) : (tensor<1000xf32>) -> tensor<1000xf32> alternatives #g0 {

@@ -2,7 +2,14 @@
 
 // Tests that brute force refuses more than 14 free nodes, naming the limit
 // and the count.
-#a = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 500 static, host_bytes = 0, device_bytes = 0>, #fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu, precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>]>
+#a = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 500 static,
+     host_bytes = 0, device_bytes = 0>,
+   #fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu,
+     precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+     time_ns = 1000 static, host_bytes = 0, device_bytes = 0>]>
 // expected-error @+1 {{cannot place function 'fifteen': placement algorithm 'brute-force' handles at most 14 free nodes; this function has 15}}
 func.func @fifteen(%x: tensor<4xf32>) -> tensor<4xf32> {
   %n0 = fuel.node 0 elementwise (%x) : (tensor<4xf32>) -> tensor<4xf32> alternatives #a {

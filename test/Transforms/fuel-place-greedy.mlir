@@ -2,7 +2,14 @@
 
 // Tests that greedy, deciding B before it knows C will share the copy,
 // keeps both on cpu (800,000): the fan-out case separates it from auto.
-#fan = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100000 static, host_bytes = 0, device_bytes = 0>, #fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu, precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 400000 static, host_bytes = 0, device_bytes = 0>]>
+#fan = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100000 static,
+     host_bytes = 0, device_bytes = 0>,
+   #fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu,
+     precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+     time_ns = 400000 static, host_bytes = 0, device_bytes = 0>]>
 func.func @fanout(%x: tensor<1000x1000xf32>) -> (tensor<10xf32>, tensor<10xf32>) {
   %b = fuel.node 0 elementwise (%x) : (tensor<1000x1000xf32>) -> tensor<10xf32> alternatives #fan {
   ^bb0(%i0: tensor<1000x1000xf32>):

@@ -14,13 +14,22 @@
 // 400,000 = 410,000 ns. All-cuda is optimal: 200,000 + 410,000 (x in) +
 // 410,000 (result out) = 1,020,000; moving either node alone to cpu adds
 // 900,000.
-#ab = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100000 static, host_bytes = 0, device_bytes = 0>, #fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu, precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000000 static, host_bytes = 0, device_bytes = 0>]>
+#ab = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100000 static,
+     host_bytes = 0, device_bytes = 0>,
+   #fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu,
+     precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+     time_ns = 1000000 static, host_bytes = 0, device_bytes = 0>]>
 func.func @worked(%x: tensor<1000x1000xf32>) -> tensor<1000x1000xf32> {
-  %a = fuel.node 0 elementwise (%x) : (tensor<1000x1000xf32>) -> tensor<1000x1000xf32> alternatives #ab {
+  %a = fuel.node 0 elementwise (%x) : (tensor<1000x1000xf32>) -> tensor<1000x1000xf32>
+      alternatives #ab {
   ^bb0(%i0: tensor<1000x1000xf32>):
     fuel.yield %i0 : tensor<1000x1000xf32>
   }
-  %b = fuel.node 1 elementwise (%a) : (tensor<1000x1000xf32>) -> tensor<1000x1000xf32> alternatives #ab {
+  %b = fuel.node 1 elementwise (%a) : (tensor<1000x1000xf32>) -> tensor<1000x1000xf32>
+      alternatives #ab {
   ^bb0(%i0: tensor<1000x1000xf32>):
     fuel.yield %i0 : tensor<1000x1000xf32>
   }
@@ -37,18 +46,35 @@ func.func @worked(%x: tensor<1000x1000xf32>) -> tensor<1000x1000xf32> {
 // Tests a chain that goes CPU -> GPU -> CPU: only B is cheaper on the GPU,
 // and its 4,000-byte operand and result cost 10,000 + 400 = 10,400 ns per
 // hop. Total: 1,000 + 1,000 + 1,000 + 2 x 10,400 = 23,800.
-#cheapcpu = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu, precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>, #fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 50000 static, host_bytes = 0, device_bytes = 0>]>
-#cheapgpu = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>, #fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu, precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000000 static, host_bytes = 0, device_bytes = 0>]>
+#cheapcpu = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu,
+     precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+     time_ns = 1000 static, host_bytes = 0, device_bytes = 0>,
+   #fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 50000 static,
+     host_bytes = 0, device_bytes = 0>]>
+#cheapgpu = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static,
+     host_bytes = 0, device_bytes = 0>,
+   #fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu,
+     precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+     time_ns = 1000000 static, host_bytes = 0, device_bytes = 0>]>
 func.func @chain(%x: tensor<1000xf32>) -> tensor<1000xf32> {
-  %a = fuel.node 0 elementwise (%x) : (tensor<1000xf32>) -> tensor<1000xf32> alternatives #cheapcpu {
+  %a = fuel.node 0 elementwise (%x) : (tensor<1000xf32>) -> tensor<1000xf32>
+      alternatives #cheapcpu {
   ^bb0(%i0: tensor<1000xf32>):
     fuel.yield %i0 : tensor<1000xf32>
   }
-  %b = fuel.node 1 elementwise (%a) : (tensor<1000xf32>) -> tensor<1000xf32> alternatives #cheapgpu {
+  %b = fuel.node 1 elementwise (%a) : (tensor<1000xf32>) -> tensor<1000xf32>
+      alternatives #cheapgpu {
   ^bb0(%i0: tensor<1000xf32>):
     fuel.yield %i0 : tensor<1000xf32>
   }
-  %c = fuel.node 2 elementwise (%b) : (tensor<1000xf32>) -> tensor<1000xf32> alternatives #cheapcpu {
+  %c = fuel.node 2 elementwise (%b) : (tensor<1000xf32>) -> tensor<1000xf32>
+      alternatives #cheapcpu {
   ^bb0(%i0: tensor<1000xf32>):
     fuel.yield %i0 : tensor<1000xf32>
   }
@@ -68,22 +94,40 @@ func.func @chain(%x: tensor<1000xf32>) -> tensor<1000xf32> {
 // and D on the host: A's result is copied to cuda:0 once for both readers
 // (10,400), and B's and C's results come back (10,400 each). Total: 4 x
 // 1,000 + 3 x 10,400 = 35,200; keeping B or C on cpu costs 1,000,000 more.
-#cheapcpu = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu, precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>, #fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 50000 static, host_bytes = 0, device_bytes = 0>]>
-#cheapgpu = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>, #fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu, precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000000 static, host_bytes = 0, device_bytes = 0>]>
+#cheapcpu = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu,
+     precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+     time_ns = 1000 static, host_bytes = 0, device_bytes = 0>,
+   #fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 50000 static,
+     host_bytes = 0, device_bytes = 0>]>
+#cheapgpu = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static,
+     host_bytes = 0, device_bytes = 0>,
+   #fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu,
+     precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+     time_ns = 1000000 static, host_bytes = 0, device_bytes = 0>]>
 func.func @diamond(%x: tensor<1000xf32>) -> tensor<1000xf32> {
-  %a = fuel.node 0 elementwise (%x) : (tensor<1000xf32>) -> tensor<1000xf32> alternatives #cheapcpu {
+  %a = fuel.node 0 elementwise (%x) : (tensor<1000xf32>) -> tensor<1000xf32>
+      alternatives #cheapcpu {
   ^bb0(%i0: tensor<1000xf32>):
     fuel.yield %i0 : tensor<1000xf32>
   }
-  %b = fuel.node 1 elementwise (%a) : (tensor<1000xf32>) -> tensor<1000xf32> alternatives #cheapgpu {
+  %b = fuel.node 1 elementwise (%a) : (tensor<1000xf32>) -> tensor<1000xf32>
+      alternatives #cheapgpu {
   ^bb0(%i0: tensor<1000xf32>):
     fuel.yield %i0 : tensor<1000xf32>
   }
-  %c = fuel.node 2 elementwise (%a) : (tensor<1000xf32>) -> tensor<1000xf32> alternatives #cheapgpu {
+  %c = fuel.node 2 elementwise (%a) : (tensor<1000xf32>) -> tensor<1000xf32>
+      alternatives #cheapgpu {
   ^bb0(%i0: tensor<1000xf32>):
     fuel.yield %i0 : tensor<1000xf32>
   }
-  %d = fuel.node 3 elementwise (%b, %c) : (tensor<1000xf32>, tensor<1000xf32>) -> tensor<1000xf32> alternatives #cheapcpu {
+  %d = fuel.node 3 elementwise (%b, %c) : (tensor<1000xf32>, tensor<1000xf32>) -> tensor<1000xf32>
+      alternatives #cheapcpu {
   ^bb0(%i0: tensor<1000xf32>, %i1: tensor<1000xf32>):
     fuel.yield %i0 : tensor<1000xf32>
   }
@@ -103,7 +147,14 @@ func.func @diamond(%x: tensor<1000xf32>) -> tensor<1000xf32> {
 // 300,000 ns cheaper on cuda:0. Copying x there once (410,000) serves both,
 // so both move: 200,000 + 410,000 + 2 x 10,004 (40-byte results back) =
 // 630,008 < 800,000 on cpu. Paying per edge (820,000) would keep them on cpu.
-#fan = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100000 static, host_bytes = 0, device_bytes = 0>, #fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu, precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 400000 static, host_bytes = 0, device_bytes = 0>]>
+#fan = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100000 static,
+     host_bytes = 0, device_bytes = 0>,
+   #fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu,
+     precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+     time_ns = 400000 static, host_bytes = 0, device_bytes = 0>]>
 func.func @fanout(%x: tensor<1000x1000xf32>) -> (tensor<10xf32>, tensor<10xf32>) {
   %b = fuel.node 0 elementwise (%x) : (tensor<1000x1000xf32>) -> tensor<10xf32> alternatives #fan {
   ^bb0(%i0: tensor<1000x1000xf32>):
@@ -128,8 +179,16 @@ func.func @fanout(%x: tensor<1000x1000xf32>) -> (tensor<10xf32>, tensor<10xf32>)
 // Tests a returned value with a residency: the result must end on cuda:0,
 // so the node, 1,000 ns cheaper on cpu, still runs on cuda:0 (copying the
 // 4,000-byte result would cost 10,400).
-#near = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu, precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>, #fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 2000 static, host_bytes = 0, device_bytes = 0>]>
-func.func @residency(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>}) -> (tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>}) {
+#near = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu,
+     precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+     time_ns = 1000 static, host_bytes = 0, device_bytes = 0>,
+   #fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 2000 static,
+     host_bytes = 0, device_bytes = 0>]>
+func.func @residency(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>})
+    -> (tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>}) {
   %a = fuel.node 0 elementwise (%x) : (tensor<1000xf32>) -> tensor<1000xf32> alternatives #near {
   ^bb0(%i0: tensor<1000xf32>):
     fuel.yield %i0 : tensor<1000xf32>
@@ -146,10 +205,22 @@ func.func @residency(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>
 // Tests pinned and destructive nodes: phase A admits only their decision
 // device, so they stay there even when the GPU would be faster, and have no
 // next best device. The free node in between still moves.
-#pinned = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu, precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000000 static, host_bytes = 0, device_bytes = 0>]>
-#free = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>, #fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu, precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000000 static, host_bytes = 0, device_bytes = 0>]>
+#pinned = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu,
+     precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+     time_ns = 1000000 static, host_bytes = 0, device_bytes = 0>]>
+#free = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static,
+     host_bytes = 0, device_bytes = 0>,
+   #fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu,
+     precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+     time_ns = 1000000 static, host_bytes = 0, device_bytes = 0>]>
 func.func @fixed(%x: tensor<1000xf32>) -> tensor<1000xf32> {
-  %a = fuel.node 0 elementwise (%x) : (tensor<1000xf32>) -> tensor<1000xf32> pin cpu alternatives #pinned {
+  %a = fuel.node 0 elementwise (%x) : (tensor<1000xf32>) -> tensor<1000xf32> pin cpu
+      alternatives #pinned {
   ^bb0(%i0: tensor<1000xf32>):
     fuel.yield %i0 : tensor<1000xf32>
   }
@@ -157,7 +228,8 @@ func.func @fixed(%x: tensor<1000xf32>) -> tensor<1000xf32> {
   ^bb0(%i0: tensor<1000xf32>):
     fuel.yield %i0 : tensor<1000xf32>
   }
-  %c = fuel.node 2 elementwise (%b) : (tensor<1000xf32>) -> tensor<1000xf32> destructive alternatives #pinned {
+  %c = fuel.node 2 elementwise (%b) : (tensor<1000xf32>) -> tensor<1000xf32> destructive
+      alternatives #pinned {
   ^bb0(%i0: tensor<1000xf32>):
     fuel.yield %i0 : tensor<1000xf32>
   }
@@ -175,8 +247,23 @@ func.func @fixed(%x: tensor<1000xf32>) -> tensor<1000xf32> {
 // (1,000 vs 30,000 ns, and its 40-byte operand and result hops), but its
 // cuda:0 candidate saves 50,000 ns when A is on cuda:0 too, where A already
 // runs. Brute force and auto honour the term: B moves to cuda:0.
-#a = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>, #fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu, precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000000 static, host_bytes = 0, device_bytes = 0>]>
-#b = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu, precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static, host_bytes = 0, device_bytes = 0>, #fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 30000 static, host_bytes = 0, device_bytes = 0, coupling = [#fuel.coupling<node = 0, device = cuda:0, delta_ns = -50000>]>]>
+#a = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1000 static,
+     host_bytes = 0, device_bytes = 0>,
+   #fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu,
+     precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+     time_ns = 1000000 static, host_bytes = 0, device_bytes = 0>]>
+#b = #fuel.alternatives<
+  decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>,
+  [#fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu,
+     precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+     time_ns = 1000 static, host_bytes = 0, device_bytes = 0>,
+   #fuel.candidate<"cuda.generated.elementwise_f32", source = "generated", device = cuda:0,
+     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 30000 static,
+     host_bytes = 0, device_bytes = 0,
+     coupling = [#fuel.coupling<node = 0, device = cuda:0, delta_ns = -50000>]>]>
 func.func @coupling(%x: tensor<10xf32>) -> tensor<10xf32> {
   %a = fuel.node 0 elementwise (%x) : (tensor<10xf32>) -> tensor<10xf32> alternatives #a {
   ^bb0(%i0: tensor<10xf32>):

@@ -20,6 +20,7 @@ func.func @reference(%a: tensor<64x128xf32>, %b: tensor<128x32xf32>) -> tensor<6
 
 func.func @i8(%a: tensor<4x8xi8>, %b: tensor<8x4xi8>, %c: tensor<4x4xi32>) -> tensor<4x4xi32> {
   // expected-error @+1 {{node 0 (matmul): no backend for op 'matmul' with dtypes (i8,i8->i32) on the admitted devices; devices present: cpu; registered (backend, op, dtypes): (cpu, matmul, f32)}}
-  %m = linalg.matmul ins(%a, %b : tensor<4x8xi8>, tensor<8x4xi8>) outs(%c : tensor<4x4xi32>) -> tensor<4x4xi32>
+  %m = linalg.matmul ins(%a, %b : tensor<4x8xi8>, tensor<8x4xi8>) outs(%c : tensor<4x4xi32>)
+      -> tensor<4x4xi32>
   return %m : tensor<4x4xi32>
 }

@@ -61,7 +61,8 @@
 // PLAN: fuel.node 1 elementwise {{.*}} on cpu next_best cuda:0 (+22639 ns)
 // PLAN: fuel.node 2 matmul {{.*}} on cpu next_best cuda:0 (+27710 ns)
 func.func private @log(tensor<64x32xf32>)
-func.func @network(%x: tensor<64x128xf32>, %w1: tensor<128x32xf32>, %w2: tensor<32x32xf32>) -> tensor<64x32xf32> {
+func.func @network(%x: tensor<64x128xf32>, %w1: tensor<128x32xf32>, %w2: tensor<32x32xf32>)
+    -> tensor<64x32xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x32xf32>
   %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<64x32xf32>) -> tensor<64x32xf32>
@@ -108,7 +109,8 @@ func.func @network(%x: tensor<64x128xf32>, %w1: tensor<128x32xf32>, %w2: tensor<
 // PLAN: %[[O:.+]] = fuel.node 2 matmul (%[[S]], %[[B]], %[[ND]]) {{.*}} on cuda:0 next_best cpu (+103 ns)
 // PLAN: %[[OH:.+]] = fuel.copy %[[O]] : tensor<64x32xf32> from cuda:0 to cpu
 // PLAN: return %[[OH]]
-func.func @constrained(%a: tensor<64x128xf32>, %b: tensor<128x32xf32>, %big: tensor<64x256xf32>) -> tensor<64x32xf32> {
+func.func @constrained(%a: tensor<64x128xf32>, %b: tensor<128x32xf32>, %big: tensor<64x256xf32>)
+    -> tensor<64x32xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x32xf32>
   %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<64x32xf32>) -> tensor<64x32xf32>

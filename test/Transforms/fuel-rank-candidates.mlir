@@ -14,10 +14,17 @@
 // CHECK-SAME: [#fuel.candidate<"cpu.a.k"{{[^#]*}}#fuel.candidate<"cpu.b.k"{{[^#]*}}#fuel.candidate<"cpu.c.k"{{[^#]*}}]> {
 func.func @time(%a: tensor<1024xf32>) -> tensor<1024xf32> {
   %0 = fuel.node 0 elementwise (%a) : (tensor<1024xf32>) -> tensor<1024xf32>
-      alternatives #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x00000a, device = cpu>,
-        [#fuel.candidate<"cpu.c.k", source = "generated", device = cpu, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 300 static, host_bytes = 8, device_bytes = 0>,
-         #fuel.candidate<"cpu.a.k", source = "generated", device = cpu, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 8, device_bytes = 0>,
-         #fuel.candidate<"cpu.b.k", source = "generated", device = cpu, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 200 static, host_bytes = 8, device_bytes = 0>]> {
+      alternatives #fuel.alternatives<
+        decision = <op = elementwise, dtype = f32, size_class = 0x00000a, device = cpu>,
+        [#fuel.candidate<"cpu.c.k", source = "generated", device = cpu, precision = unaudited,
+           cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 300 static, host_bytes = 8,
+           device_bytes = 0>,
+         #fuel.candidate<"cpu.a.k", source = "generated", device = cpu, precision = unaudited,
+           cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 8,
+           device_bytes = 0>,
+         #fuel.candidate<"cpu.b.k", source = "generated", device = cpu, precision = unaudited,
+           cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 200 static, host_bytes = 8,
+           device_bytes = 0>]> {
   ^bb0(%x: tensor<1024xf32>):
     %e = tensor.empty() : tensor<1024xf32>
     %r = linalg.exp ins(%x : tensor<1024xf32>) outs(%e : tensor<1024xf32>) -> tensor<1024xf32>
@@ -37,10 +44,17 @@ func.func @time(%a: tensor<1024xf32>) -> tensor<1024xf32> {
 // CHECK-SAME: [#fuel.candidate<"cpu.b.k"{{[^#]*}}#fuel.candidate<"cpu.c.k"{{[^#]*}}#fuel.candidate<"cpu.a.k"{{[^#]*}}]> {
 func.func @precision_accuracy(%a: tensor<1024xf32>) -> tensor<1024xf32> {
   %0 = fuel.node 0 elementwise (%a) : (tensor<1024xf32>) -> tensor<1024xf32>
-      alternatives #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x00000a, device = cpu>,
-        [#fuel.candidate<"cpu.a.k", source = "generated", device = cpu, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 8, device_bytes = 0>,
-         #fuel.candidate<"cpu.b.k", source = "generated", device = cpu, precision = deterministic, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 8, device_bytes = 0>,
-         #fuel.candidate<"cpu.c.k", source = "generated", device = cpu, precision = <ulp = 2>, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 8, device_bytes = 0>]> {
+      alternatives #fuel.alternatives<
+        decision = <op = elementwise, dtype = f32, size_class = 0x00000a, device = cpu>,
+        [#fuel.candidate<"cpu.a.k", source = "generated", device = cpu, precision = unaudited,
+           cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 8,
+           device_bytes = 0>,
+         #fuel.candidate<"cpu.b.k", source = "generated", device = cpu, precision = deterministic,
+           cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 8,
+           device_bytes = 0>,
+         #fuel.candidate<"cpu.c.k", source = "generated", device = cpu, precision = <ulp = 2>,
+           cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 8,
+           device_bytes = 0>]> {
   ^bb0(%x: tensor<1024xf32>):
     %e = tensor.empty() : tensor<1024xf32>
     %r = linalg.exp ins(%x : tensor<1024xf32>) outs(%e : tensor<1024xf32>) -> tensor<1024xf32>
@@ -59,10 +73,17 @@ func.func @precision_accuracy(%a: tensor<1024xf32>) -> tensor<1024xf32> {
 // CHECK-SAME: [#fuel.candidate<"cpu.c.k"{{[^#]*}}#fuel.candidate<"cuda.b.k"{{[^#]*}}#fuel.candidate<"cpu.a.k"{{[^#]*}}]> {
 func.func @bytes(%a: tensor<1024xf32>) -> tensor<1024xf32> {
   %0 = fuel.node 0 elementwise (%a) : (tensor<1024xf32>) -> tensor<1024xf32>
-      alternatives #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x00000a, device = cpu>,
-        [#fuel.candidate<"cpu.a.k", source = "generated", device = cpu, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 64, device_bytes = 0>,
-         #fuel.candidate<"cuda.b.k", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 0, device_bytes = 32>,
-         #fuel.candidate<"cpu.c.k", source = "generated", device = cpu, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 16, device_bytes = 0>]> {
+      alternatives #fuel.alternatives<
+        decision = <op = elementwise, dtype = f32, size_class = 0x00000a, device = cpu>,
+        [#fuel.candidate<"cpu.a.k", source = "generated", device = cpu, precision = unaudited,
+           cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 64,
+           device_bytes = 0>,
+         #fuel.candidate<"cuda.b.k", source = "generated", device = cuda:0, precision = unaudited,
+           cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 0,
+           device_bytes = 32>,
+         #fuel.candidate<"cpu.c.k", source = "generated", device = cpu, precision = unaudited,
+           cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 16,
+           device_bytes = 0>]> {
   ^bb0(%x: tensor<1024xf32>):
     %e = tensor.empty() : tensor<1024xf32>
     %r = linalg.exp ins(%x : tensor<1024xf32>) outs(%e : tensor<1024xf32>) -> tensor<1024xf32>
@@ -80,10 +101,17 @@ func.func @bytes(%a: tensor<1024xf32>) -> tensor<1024xf32> {
 // CHECK-SAME: [#fuel.candidate<"cpu.b.k"{{[^#]*}}#fuel.candidate<"cpu.a.k"{{[^#]*}}#fuel.candidate<"cpu.c.k"{{[^#]*}}]> {
 func.func @priority(%a: tensor<1024xf32>) -> tensor<1024xf32> {
   %0 = fuel.node 0 elementwise (%a) : (tensor<1024xf32>) -> tensor<1024xf32>
-      alternatives #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x00000a, device = cpu>,
-        [#fuel.candidate<"cpu.a.k", source = "blis", device = cpu, priority = 10, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 8, device_bytes = 0>,
-         #fuel.candidate<"cpu.b.k", source = "openblas", device = cpu, priority = 20, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 8, device_bytes = 0>,
-         #fuel.candidate<"cpu.c.k", source = "generated", device = cpu, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 8, device_bytes = 0>]> {
+      alternatives #fuel.alternatives<
+        decision = <op = elementwise, dtype = f32, size_class = 0x00000a, device = cpu>,
+        [#fuel.candidate<"cpu.a.k", source = "blis", device = cpu, priority = 10,
+           precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+           time_ns = 100 static, host_bytes = 8, device_bytes = 0>,
+         #fuel.candidate<"cpu.b.k", source = "openblas", device = cpu, priority = 20,
+           precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+           time_ns = 100 static, host_bytes = 8, device_bytes = 0>,
+         #fuel.candidate<"cpu.c.k", source = "generated", device = cpu, precision = unaudited,
+           cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 8,
+           device_bytes = 0>]> {
   ^bb0(%x: tensor<1024xf32>):
     %e = tensor.empty() : tensor<1024xf32>
     %r = linalg.exp ins(%x : tensor<1024xf32>) outs(%e : tensor<1024xf32>) -> tensor<1024xf32>
@@ -102,12 +130,23 @@ func.func @priority(%a: tensor<1024xf32>) -> tensor<1024xf32> {
 // CHECK-SAME: [#fuel.candidate<"cuda.y.k"{{[^#]*}}#fuel.candidate<"cpu.x.k"{{[^#]*}}#fuel.candidate<"cuda.b.k"{{[^#]*}}#fuel.candidate<"cuda.z.k"{{[^#]*}}#fuel.candidate<"vulkan.a.k"{{[^#]*}}]> {
 func.func @devices(%a: tensor<1024xf32>) -> tensor<1024xf32> {
   %0 = fuel.node 0 elementwise (%a) : (tensor<1024xf32>) -> tensor<1024xf32>
-      alternatives #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x00000a, device = cuda:1>,
-        [#fuel.candidate<"vulkan.a.k", source = "generated", device = vulkan:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 0, device_bytes = 8>,
-         #fuel.candidate<"cuda.z.k", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 0, device_bytes = 8>,
-         #fuel.candidate<"cuda.y.k", source = "generated", device = cuda:1, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 0, device_bytes = 8>,
-         #fuel.candidate<"cpu.x.k", source = "generated", device = cpu, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 8, device_bytes = 0>,
-         #fuel.candidate<"cuda.b.k", source = "generated", device = cuda:0, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 0, device_bytes = 8>]> {
+      alternatives #fuel.alternatives<
+        decision = <op = elementwise, dtype = f32, size_class = 0x00000a, device = cuda:1>,
+        [#fuel.candidate<"vulkan.a.k", source = "generated", device = vulkan:0,
+           precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+           time_ns = 100 static, host_bytes = 0, device_bytes = 8>,
+         #fuel.candidate<"cuda.z.k", source = "generated", device = cuda:0, precision = unaudited,
+           cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 0,
+           device_bytes = 8>,
+         #fuel.candidate<"cuda.y.k", source = "generated", device = cuda:1, precision = unaudited,
+           cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 0,
+           device_bytes = 8>,
+         #fuel.candidate<"cpu.x.k", source = "generated", device = cpu, precision = unaudited,
+           cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 8,
+           device_bytes = 0>,
+         #fuel.candidate<"cuda.b.k", source = "generated", device = cuda:0, precision = unaudited,
+           cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 100 static, host_bytes = 0,
+           device_bytes = 8>]> {
   ^bb0(%x: tensor<1024xf32>):
     %e = tensor.empty() : tensor<1024xf32>
     %r = linalg.exp ins(%x : tensor<1024xf32>) outs(%e : tensor<1024xf32>) -> tensor<1024xf32>

@@ -25,7 +25,8 @@ TEST(SizeClassTest, Lg) {
 }
 
 TEST(SizeClassTest, Matmul) {
-  // DESIGN.md's example node: 64x256 times 256x512.
+  // The example node of the README and docs/ARCHITECTURE.md: 64x256 times
+  // 256x512.
   EXPECT_EQ(sizeClassMatmul(64, 512, 256), 0x0f0608u);
   EXPECT_EQ(formatSizeClass(sizeClassMatmul(64, 512, 256)), "0x0f0608");
   // M*N beyond 64 bits is computed exactly: lg(2^80) = 80.

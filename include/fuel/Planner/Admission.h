@@ -1,5 +1,4 @@
-//===- Admission.h - Decision device, admission and filter chain -*- C++
-//-*-===//
+//===- Admission.h - Decision device, admission, filter chain ---*- C++ -*-===//
 //
 // Phase A steps 1, 2, 4 and 5 of SEMANTICS §3 for one node: which device
 // decides, which devices the node may use, and which of its enumerated

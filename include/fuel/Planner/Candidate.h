@@ -1,5 +1,4 @@
-//===- Candidate.h - Candidates, cost vectors and the winner order -*- C++
-//-*-===//
+//===- Candidate.h - Candidates, cost vectors, the winner order -*- C++ -*-===//
 //
 // One way to run a node (SEMANTICS §1), its cost vector (§6), Pareto
 // dominance (§6) and the total winner order that ranks an alternative set

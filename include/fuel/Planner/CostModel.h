@@ -1,5 +1,4 @@
-//===- CostModel.h - Layer-1 kernel time -------------------------*- C++
-//-*-===//
+//===- CostModel.h - Layer-1 kernel time ------------------------*- C++ -*-===//
 //
 // The static kernel time of SEMANTICS §3 step 6:
 //

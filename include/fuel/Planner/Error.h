@@ -1,7 +1,7 @@
 //===- Error.h - The error type of the IR-free planner ----------*- C++ -*-===//
 //
-// One error type for the whole `fuel::plan` layer (CONVENTIONS: one error
-// type per layer). Functions that can fail return `llvm::Expected<T>` or
+// One error type for the whole `fuel::plan` layer (docs/ARCHITECTURE.md: one
+// error type per layer). Functions that can fail return `llvm::Expected<T>` or
 // `llvm::Error` carrying a PlanError; passes turn it into a diagnostic with
 // `llvm::handleAllErrors` and read the structured fields when they want more
 // than the message.

@@ -1,5 +1,4 @@
-//===- Numbers.h - Exact integer arithmetic of the cost model ----*- C++
-//-*-===//
+//===- Numbers.h - Exact integer arithmetic of the cost model ---*- C++ -*-===//
 //
 // The number rules of SEMANTICS §2: times are int64 nanoseconds and sums
 // saturate at INT64_MAX; a transfer term is `ceil(bytes * 10^9 / bandwidth)`

@@ -1,5 +1,4 @@
-//===- OpKind.h - Op kinds of kernel-bearing nodes ---------------*- C++
-//-*-===//
+//===- OpKind.h - Op kinds of kernel-bearing nodes --------------*- C++ -*-===//
 //
 // The op kinds of SEMANTICS §4. The function, combiner or pool kind of an op is
 // an op parameter, never part of its kind.

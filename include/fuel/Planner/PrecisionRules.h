@@ -1,5 +1,4 @@
-//===- PrecisionRules.h - Precision digits, classes, requirements -*- C++
-//-*-===//
+//===- PrecisionRules.h - Digits, classes and requirements ------*- C++ -*-===//
 //
 // The precision rules of SEMANTICS §6 and §3 step 5 over the plain Precision
 // struct: the two discrete cost-vector axes (precision digits 0-18, accuracy

@@ -1,5 +1,4 @@
-//===- Retention.h - Per-device Pareto frontier and crowding cap -*- C++
-//-*-===//
+//===- Retention.h - Per-device Pareto frontier, crowding cap ---*- C++ -*-===//
 //
 // Retention of a ranked alternative set (SEMANTICS §7): the per-device
 // Pareto frontier on the five cost axes, never stranding a (device, kernel

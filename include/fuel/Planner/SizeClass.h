@@ -1,5 +1,4 @@
-//===- SizeClass.h - Size classes and dtypes keys ----------------*- C++
-//-*-===//
+//===- SizeClass.h - Size classes and dtypes keys ---------------*- C++ -*-===//
 //
 // The decision-context figures of SEMANTICS §4: the size class of a node,
 // computed per op kind from its shape figures, and the dtypes key (element

@@ -1,5 +1,4 @@
-//===- Topology.h - Devices, capabilities and links --------------*- C++
-//-*-===//
+//===- Topology.h - Devices, capabilities and links -------------*- C++ -*-===//
 //
 // The machine the planner plans for (SEMANTICS §1, §3 step 6, §5): devices with
 // their capabilities and the directed links between them. This is the plain

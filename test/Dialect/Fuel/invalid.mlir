@@ -54,7 +54,8 @@ func.func @f() attributes {p = #fuel.precision<bit_stable, reference>} { return 
 // -----
 
 // expected-error @+1 {{unknown op kind 'conv3d'; expected one of: matmul, batch_matmul, conv2d, pool, reduce, softmax, elementwise, transpose, generic}}
-func.func @f() attributes {d = #fuel.decision<op = conv3d, dtype = f32, size_class = 0, device = cpu>} { return }
+func.func @f() attributes {d = #fuel.decision<op = conv3d, dtype = f32, size_class = 0,
+    device = cpu>} { return }
 
 // -----
 
@@ -64,7 +65,8 @@ func.func @f() attributes {d = #fuel.decision<op = matmul, dtype = f32, size_cla
 // -----
 
 // expected-error @+1 {{duplicate decision field 'dtype'}}
-func.func @f() attributes {d = #fuel.decision<op = matmul, dtype = f32, dtype = f16, size_class = 0, device = cpu>} { return }
+func.func @f() attributes {d = #fuel.decision<op = matmul, dtype = f32, dtype = f16, size_class = 0,
+    device = cpu>} { return }
 
 // -----
 
@@ -79,7 +81,8 @@ func.func @f() attributes {c = #fuel.coupling<node = 3, delta_ns = 1>} { return 
 // -----
 
 // expected-error @+1 {{a coupling has one condition: a device or a backend}}
-func.func @f() attributes {c = #fuel.coupling<node = 3, device = cpu, backend = cuda, delta_ns = 1>} { return }
+func.func @f() attributes {c = #fuel.coupling<node = 3, device = cpu, backend = cuda,
+    delta_ns = 1>} { return }
 
 // -----
 
@@ -89,12 +92,15 @@ func.func @f() attributes {c = #fuel.coupling<node = 3, backend = metal, delta_n
 // -----
 
 // expected-error @+1 {{candidate 'k' has backend 'cuda' but its device 'cpu' is of kind 'cpu'}}
-func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", backend = cuda, device = cpu, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1 static>} { return }
+func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", backend = cuda,
+    device = cpu, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+    time_ns = 1 static>} { return }
 
 // -----
 
 // expected-error @+1 {{candidate is missing field 'cost'}}
-func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", device = cpu, precision = unaudited, time_ns = 1 static>} { return }
+func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", device = cpu,
+    precision = unaudited, time_ns = 1 static>} { return }
 
 // -----
 
@@ -104,34 +110,46 @@ func.func @f() attributes {c = #fuel.candidate<"k", speed = 3>} { return }
 // -----
 
 // expected-error @+1 {{candidate 'k' field 'host_bytes' must be non-negative, got -8}}
-func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", device = cpu, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1 static, host_bytes = -8>} { return }
+func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", device = cpu,
+    precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1 static,
+    host_bytes = -8>} { return }
 
 // -----
 
-// expected-error @+1 {{unknown time source 'guessed'; expected 'static' or 'measured'}}
-func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", device = cpu, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1 guessed>} { return }
+// expected-error @+3 {{unknown time source 'guessed'; expected 'static' or 'measured'}}
+func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", device = cpu,
+    precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+    time_ns = 1 guessed>} { return }
 
 // -----
 
 // expected-error @+1 {{candidate kernel id must not be empty}}
-func.func @f() attributes {c = #fuel.candidate<"", source = "generated", device = cpu, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1 static>} { return }
+func.func @f() attributes {c = #fuel.candidate<"", source = "generated", device = cpu,
+    precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+    time_ns = 1 static>} { return }
 
 // -----
 
 // expected-error @+1 {{candidate 'k' coupling applies to the candidate's own device; remove 'on'}}
-func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", device = cpu, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1 static, coupling = [#fuel.coupling<on = cpu, node = 1, device = cpu, delta_ns = 1>]>} { return }
+func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", device = cpu,
+    precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1 static,
+    coupling = [#fuel.coupling<on = cpu, node = 1, device = cpu, delta_ns = 1>]>} { return }
 
 // -----
 
 // expected-error @+1 {{alternative #1 repeats kernel 'k' on device 'cpu'}}
-func.func @f() attributes {a = #fuel.alternatives<decision = <op = matmul, dtype = f32, size_class = 0, device = cpu>, [
-  #fuel.candidate<"k", source = "generated", device = cpu, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1 static>,
-  #fuel.candidate<"k", source = "generated", device = cpu, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 2 static>]>} { return }
+func.func @f() attributes {a = #fuel.alternatives<
+    decision = <op = matmul, dtype = f32, size_class = 0, device = cpu>,
+    [#fuel.candidate<"k", source = "generated", device = cpu, precision = unaudited,
+       cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1 static>,
+     #fuel.candidate<"k", source = "generated", device = cpu, precision = unaudited,
+       cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 2 static>]>} { return }
 
 // -----
 
 // expected-error @+1 {{an alternative set needs at least one candidate (index 0 is the winner)}}
-func.func @f() attributes {a = #fuel.alternatives<decision = <op = matmul, dtype = f32, size_class = 0, device = cpu>, []>} { return }
+func.func @f() attributes {a = #fuel.alternatives<
+    decision = <op = matmul, dtype = f32, size_class = 0, device = cpu>, []>} { return }
 
 // -----
 
@@ -146,22 +164,26 @@ module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cpu>]>} {}
 // -----
 
 // expected-error @+1 {{invalid topology: link to unknown device 'cuda:1'}}
-module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0>], links = [<cpu -> cuda:1, bandwidth = 1, latency_ns = 1, class = peer>]>} {}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0>],
+    links = [<cpu -> cuda:1, bandwidth = 1, latency_ns = 1, class = peer>]>} {}
 
 // -----
 
-// expected-error @+1 {{link from 'cpu' to itself}}
-module attributes {fuel.topology = #fuel.topology<devices = [<cpu>], links = [<cpu -> cpu, bandwidth = 1, latency_ns = 1, class = peer>]>} {}
+// expected-error @+2 {{link from 'cpu' to itself}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu>],
+    links = [<cpu -> cpu, bandwidth = 1, latency_ns = 1, class = peer>]>} {}
 
 // -----
 
-// expected-error @+1 {{link 'cpu' -> 'cuda:0' needs a positive bandwidth}}
-module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0>], links = [<cpu -> cuda:0, bandwidth = 0, latency_ns = 1, class = peer>]>} {}
+// expected-error @+2 {{link 'cpu' -> 'cuda:0' needs a positive bandwidth}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0>],
+    links = [<cpu -> cuda:0, bandwidth = 0, latency_ns = 1, class = peer>]>} {}
 
 // -----
 
-// expected-error @+1 {{unknown path class 'pcie'; expected 'peer', 'shared-memory' or 'device-copy'}}
-module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0>], links = [<cpu -> cuda:0, bandwidth = 1, latency_ns = 1, class = pcie>]>} {}
+// expected-error @+2 {{unknown path class 'pcie'; expected 'peer', 'shared-memory' or 'device-copy'}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0>],
+    links = [<cpu -> cuda:0, bandwidth = 1, latency_ns = 1, class = pcie>]>} {}
 
 // -----
 
@@ -191,7 +213,9 @@ func.func @f(%a: tensor<4xf32> {fuel.residency = "cpu"}) { return }
 // -----
 
 // expected-error @+1 {{'fuel.residency' on result #0 must be a device such as #fuel.device<cpu> or #fuel.device<cuda:0>, got 3 : i64}}
-func.func @f(%a: tensor<4xf32>) -> (tensor<4xf32> {fuel.residency = 3}) { return %a : tensor<4xf32> }
+func.func @f(%a: tensor<4xf32>) -> (tensor<4xf32> {fuel.residency = 3}) {
+  return %a : tensor<4xf32>
+}
 
 // -----
 
@@ -226,7 +250,8 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'fuel.coupling' entry #0 needs 'on = <device>': the device of this op it applies to}}
-  %0 = arith.negf %a {fuel.coupling = [#fuel.coupling<node = 1, device = cpu, delta_ns = 5>]} : tensor<4xf32>
+  %0 = arith.negf %a {fuel.coupling = [#fuel.coupling<node = 1, device = cpu, delta_ns = 5>]}
+      : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 
@@ -381,12 +406,16 @@ func.func @f() attributes {d = #fuel.device<cuda:5000000000>} { return }
 // -----
 
 // expected-error @+1 {{candidate 'k' coupling entries must be #fuel.coupling}}
-func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", device = cpu, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1 static, coupling = [5]>} { return }
+func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", device = cpu,
+    precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1 static,
+    coupling = [5]>} { return }
 
 // -----
 
-// expected-error @+1 {{unknown precision preset 'exact'; expected 'reference', 'deterministic', 'unaudited' or <...>}}
-func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", device = cpu, precision = exact, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1 static>} { return }
+// expected-error @+2 {{unknown precision preset 'exact'; expected 'reference', 'deterministic', 'unaudited' or <...>}}
+func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", device = cpu,
+    precision = exact, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+    time_ns = 1 static>} { return }
 
 // -----
 
@@ -401,12 +430,16 @@ module attributes {fuel.topology = #fuel.topology<devices = [<cpu, memory = -1>]
 // -----
 
 // expected-error @+1 {{invalid topology: duplicate link 'cpu' -> 'cuda:0'}}
-module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0>], links = [<cpu -> cuda:0, bandwidth = 1, latency_ns = 1, class = peer>, <cpu -> cuda:0, bandwidth = 2, latency_ns = 1, class = peer>]>} {}
+module attributes {fuel.topology = #fuel.topology<
+    devices = [<cpu>, <cuda:0>],
+    links = [<cpu -> cuda:0, bandwidth = 1, latency_ns = 1, class = peer>,
+      <cpu -> cuda:0, bandwidth = 2, latency_ns = 1, class = peer>]>} {}
 
 // -----
 
-// expected-error @+1 {{link 'cpu' -> 'cuda:0' has a negative latency}}
-module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0>], links = [<cpu -> cuda:0, bandwidth = 1, latency_ns = -1, class = peer>]>} {}
+// expected-error @+2 {{link 'cpu' -> 'cuda:0' has a negative latency}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0>],
+    links = [<cpu -> cuda:0, bandwidth = 1, latency_ns = -1, class = peer>]>} {}
 
 // -----
 
@@ -420,8 +453,9 @@ module attributes {fuel.topology = #fuel.topology<devices = [<cpu, bytes_per_ns 
 
 // -----
 
-// expected-error @+1 {{link is missing field 'class'}}
-module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0>], links = [<cpu -> cuda:0, bandwidth = 1, latency_ns = 1>]>} {}
+// expected-error @+2 {{link is missing field 'class'}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0>],
+    links = [<cpu -> cuda:0, bandwidth = 1, latency_ns = 1>]>} {}
 
 // -----
 
@@ -437,7 +471,8 @@ module attributes {fuel.topology = "machine.json"} {}
 
 func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'fuel.coupling' must be a list of #fuel.coupling}}
-  %0 = arith.negf %a {fuel.coupling = #fuel.coupling<on = cpu, node = 1, device = cpu, delta_ns = 5>} : tensor<4xf32>
+  %0 = arith.negf %a {fuel.coupling = #fuel.coupling<on = cpu, node = 1, device = cpu,
+      delta_ns = 5>} : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 
@@ -445,7 +480,8 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'fuel.node' op coupling entry #0 needs 'on = <device>': the device of this node it applies to}}
-  %0 = fuel.node 0 elementwise (%a) : (tensor<4xf32>) -> tensor<4xf32> coupling [#fuel.coupling<node = 1, device = cpu, delta_ns = 5>] {
+  %0 = fuel.node 0 elementwise (%a) : (tensor<4xf32>)
+      -> tensor<4xf32> coupling [#fuel.coupling<node = 1, device = cpu, delta_ns = 5>] {
   ^bb0(%b: tensor<4xf32>):
     fuel.yield %b : tensor<4xf32>
   }
@@ -455,8 +491,9 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{expected a placement (a device such as 'cpu' or 'cuda:0'), got #fuel.cost<flops = 1, bytes = 1, overhead_ns = 1>}}
-  %0 = fuel.node 0 elementwise (%a) : (tensor<4xf32>) -> tensor<4xf32> on #fuel.cost<flops = 1, bytes = 1, overhead_ns = 1> {
+  // expected-error @+2 {{expected a placement (a device such as 'cpu' or 'cuda:0'), got #fuel.cost<flops = 1, bytes = 1, overhead_ns = 1>}}
+  %0 = fuel.node 0 elementwise (%a) : (tensor<4xf32>)
+      -> tensor<4xf32> on #fuel.cost<flops = 1, bytes = 1, overhead_ns = 1> {
   ^bb0(%b: tensor<4xf32>):
     fuel.yield %b : tensor<4xf32>
   }
@@ -482,12 +519,15 @@ module attributes {fuel.topology = #fuel.topology<devices = [<cpu, peak = {"f16 
 // -----
 
 // expected-error @+1 {{device ordinal must be non-negative, got -1}}
-func.func @f() attributes {a = #fuel.candidate<"k", source = "s", device = cuda:-1, precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 0 static>} { return }
+func.func @f() attributes {a = #fuel.candidate<"k", source = "s", device = cuda:-1,
+    precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>,
+    time_ns = 0 static>} { return }
 
 // -----
 
 // expected-error @+1 {{device ordinal must be non-negative, got -1}}
-func.func @f() attributes {a = #fuel.coupling<on = cuda:-1, node = 1, device = cpu, delta_ns = 0>} { return }
+func.func @f() attributes {a = #fuel.coupling<on = cuda:-1, node = 1, device = cpu,
+    delta_ns = 0>} { return }
 
 // -----
 

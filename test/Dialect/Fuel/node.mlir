@@ -9,7 +9,8 @@ func.func @plain(%x: tensor<64x256xf32>, %w: tensor<256x512xf32>) -> tensor<64x5
   // CHECK-NEXT: ^bb0(%[[A:.+]]: tensor<64x256xf32>, %[[B:.+]]: tensor<256x512xf32>):
   // CHECK: linalg.matmul ins(%[[A]], %[[B]]
   // CHECK: fuel.yield %{{.*}} : tensor<64x512xf32>
-  %y = fuel.node 0 matmul (%x, %w) : (tensor<64x256xf32>, tensor<256x512xf32>) -> tensor<64x512xf32> {
+  %y = fuel.node 0 matmul (%x, %w) : (tensor<64x256xf32>, tensor<256x512xf32>)
+      -> tensor<64x512xf32> {
   ^bb0(%a: tensor<64x256xf32>, %b: tensor<256x512xf32>):
     %e = tensor.empty() : tensor<64x512xf32>
     %z = arith.constant 0.0 : f32
@@ -26,7 +27,8 @@ func.func @plain(%x: tensor<64x256xf32>, %w: tensor<256x512xf32>) -> tensor<64x5
 func.func @planned(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   // CHECK: fuel.node 1 elementwise (%{{.*}}) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) pin cpu on cpu destructive coupling [#fuel.coupling<on = cpu, node = 2, backend = cuda, delta_ns = -7>] alternatives #alts attributes {note = "kept"} {
   %r:2 = fuel.node 1 elementwise (%x) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
-      alternatives #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x02, device = cpu>,
+      alternatives #fuel.alternatives<
+        decision = <op = elementwise, dtype = f32, size_class = 0x02, device = cpu>,
         [#fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu,
            precision = deterministic, cost = <flops = 4, bytes = 32, overhead_ns = 0>,
            time_ns = 1008 static, host_bytes = 48, device_bytes = 0>]>

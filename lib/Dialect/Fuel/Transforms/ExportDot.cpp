@@ -1,10 +1,12 @@
 //===- ExportDot.cpp - A module's plan as a Graphviz graph ----------------===//
 //
 // fuel-export-dot: one `digraph` with a cluster per function. Vertices are
-// the function's arguments, nodes, host ops, copies and returned results;
-// edges follow data flow with views looked through. Vertex names come from
-// positions in the IR and colours from a fixed palette in the topology's
-// device order, so the output depends only on the IR.
+// the function's arguments, nodes, host ops, copies, load-time constants
+// (with the devices that read them) and returned results, classified by
+// the function's value flow (collectFlow); edges follow data flow with
+// views looked through. Vertex names come from positions in the IR and
+// colours from a fixed palette in the topology's device order, so the
+// output depends only on the IR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,10 +54,10 @@ struct ExportDotPass
 class FunctionWriter {
 public:
   FunctionWriter(raw_ostream &os, func::FuncOp func, unsigned index,
-                 ArrayRef<DeviceAttr> devices,
+                 ArrayRef<DeviceAttr> devices, PlanConfigAttr config,
                  const plan::TransferModel &transfers)
       : os(os), func(func), prefix("f" + std::to_string(index) + "_"),
-        index(index), devices(devices), transfers(transfers) {}
+        index(index), devices(devices), config(config), transfers(transfers) {}
 
   void write();
 
@@ -73,6 +75,7 @@ private:
   std::string prefix;
   unsigned index;
   ArrayRef<DeviceAttr> devices;
+  PlanConfigAttr config;
   const plan::TransferModel &transfers;
   llvm::DenseMap<Operation *, int64_t> positions;
   /// Edges (from, to, label) in the order they were first drawn, each
@@ -139,17 +142,22 @@ StringRef FunctionWriter::colour(DeviceAttr device) const {
 }
 
 std::string FunctionWriter::vertexOf(Value v, std::string *views) {
-  // Views are transparent: draw the edge from the value they view, and
-  // name the views (innermost last) for the edge's label.
-  while (Operation *def = v.getDefiningOp()) {
-    Value source = getViewSource(def);
-    if (!source)
-      break;
-    if (views)
-      *views = def->getName().getStringRef().str() +
-               (views->empty() ? "" : ", ") + *views;
-    v = source;
+  // Copies are vertices and views are not: draw the edge from the last
+  // copy on the way from the root (else the root), and name the views after
+  // it (innermost last) for the edge's label.
+  FlowTrace trace = traceToRoot(v);
+  v = trace.root;
+  std::string names;
+  for (Operation *op : trace.chain) {
+    if (isa<CopyOp>(op)) {
+      v = op->getResult(0);
+      names.clear();
+      continue;
+    }
+    names += (names.empty() ? "" : ", ") + op->getName().getStringRef().str();
   }
+  if (views)
+    *views = names;
   if (auto arg = dyn_cast<BlockArgument>(v))
     return prefix + "arg" + std::to_string(arg.getArgNumber());
   auto result = cast<OpResult>(v);
@@ -206,9 +214,8 @@ void FunctionWriter::write() {
   writeLegend();
 
   // Arguments, on their residency.
-  FailureOr<PlanContext> planCtx = readPlanContext(func);
-  plan::Device fallback = succeeded(planCtx) ? defaultResidency(planCtx->config)
-                                             : plan::Device::cpu();
+  ValueFlow flow = collectFlow(func);
+  plan::Device fallback = defaultResidency(config);
   MLIRContext *ctx = func.getContext();
   for (BlockArgument arg : block.getArguments()) {
     DeviceAttr on =
@@ -222,8 +229,11 @@ void FunctionWriter::write() {
   // Ops in program order; views are drawn as edges only.
   for (Operation &op : block) {
     std::string name = prefix + "op" + std::to_string(positions.lookup(&op));
-    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-      for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    switch (flow.kinds.lookup(&op)) {
+    case FlowOpKind::View:
+      continue;
+    case FlowOpKind::Return:
+      for (auto [i, v] : llvm::enumerate(op.getOperands())) {
         DeviceAttr on = fromPlan(ctx, resultResidency(func, i, fallback));
         std::string result = prefix + "result" + std::to_string(i);
         writeVertex(result, "house", "filled", colour(on),
@@ -234,10 +244,8 @@ void FunctionWriter::write() {
         edge(from, result, label);
       }
       continue;
-    }
-    if (isViewOp(&op))
-      continue;
-    if (auto node = dyn_cast<NodeOp>(op)) {
+    case FlowOpKind::Node: {
+      auto node = cast<NodeOp>(op);
       auto placed = dyn_cast_or_null<DeviceAttr>(node.getPlacementAttr());
       std::string label = "node " + std::to_string(node.getIdAttr().getInt()) +
                           ": " + stringifyOpKind(node.getKind()).str() + "\n";
@@ -246,7 +254,10 @@ void FunctionWriter::write() {
         label += "\n" + winner.getSource().str() + ", " +
                  std::to_string(winner.getTimeNs()) + " ns";
       writeVertex(name, "box", "filled", colour(placed), label);
-    } else if (auto copy = dyn_cast<CopyOp>(op)) {
+      break;
+    }
+    case FlowOpKind::Copy: {
+      auto copy = cast<CopyOp>(op);
       uint64_t bytes = valueBytes(copy.getType());
       int64_t ns =
           transfers.hopNs(toPlan(copy.getFrom()), toPlan(copy.getTo()), bytes);
@@ -254,10 +265,27 @@ void FunctionWriter::write() {
                   "copy " + copy.getFrom().str() + " \xE2\x86\x92 " +
                       copy.getTo().str() + "\n" + std::to_string(bytes) +
                       " bytes, " + std::to_string(ns) + " ns");
-    } else {
+      break;
+    }
+    case FlowOpKind::Constant:
+      // A tensor constant is load-time data on each device that reads it
+      // (SEMANTICS §5); a scalar one is a host op's operand.
+      if (const FlowRoot *root = flow.lookup(op.getResult(0))) {
+        std::string on;
+        for (plan::Device d : flow.readDevices(*root))
+          on += (on.empty() ? "" : ", ") + d.str();
+        writeVertex(name, "cylinder", "filled", kNoDeviceColour,
+                    "constant\n" + typeString(root->value.getType()) +
+                        "\nload-time, read on " +
+                        (on.empty() ? std::string("no device") : on));
+        break;
+      }
+      [[fallthrough]];
+    case FlowOpKind::Host:
       writeVertex(name, "box", "rounded,filled",
                   colour(DeviceAttr::getHost(ctx)),
                   op.getName().getStringRef().str() + "\non cpu");
+      break;
     }
     for (Value operand : op.getOperands()) {
       std::string label;
@@ -283,6 +311,19 @@ void ExportDotPass::runOnOperation() {
       requireTopology(module, "to colour its devices and price its copies");
   if (!topology)
     return signalPassFailure();
+  // Arguments and results without a residency live on the configuration's
+  // pinned device: without one there is nothing to draw, and no file is
+  // written. The error is at the module's location only (its text would be
+  // the whole program).
+  auto config =
+      module->getAttrOfType<PlanConfigAttr>(FuelDialect::kConfigAttrName);
+  if (!config) {
+    mlir::emitError(module.getLoc())
+        << "the module has no '" << FuelDialect::kConfigAttrName
+        << "' to place arguments and results without a residency; run "
+           "fuel-attach-topology (or fuel-plan) first";
+    return signalPassFailure();
+  }
   plan::TransferModel transfers(topology.toPlan());
   SmallVector<DeviceAttr> devices;
   for (DeviceInfoAttr info : topology.getDevices())
@@ -297,7 +338,7 @@ void ExportDotPass::runOnOperation() {
     unsigned index = 0;
     for (func::FuncOp func : module.getOps<func::FuncOp>())
       if (!func.isExternal())
-        FunctionWriter(os, func, index++, devices, transfers).write();
+        FunctionWriter(os, func, index++, devices, config, transfers).write();
     os << "}\n";
   };
   if (failed(writeOutputFile(module, file, "graph", write)))

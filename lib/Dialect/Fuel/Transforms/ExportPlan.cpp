@@ -1,9 +1,9 @@
 //===- ExportPlan.cpp - A module's plan as versioned JSON -----------------===//
 //
 // fuel-export-plan: writes the placements, winners, runner-ups, next-best
-// devices, predictions and copies of every function in the format of
-// docs/PLAN-FORMAT.md. Keys are written in the fixed order that document
-// lists, so equal plans give byte-equal files.
+// devices, predictions, copies and load-time constants of every function in
+// the format of docs/PLAN-FORMAT.md. Keys are written in the fixed order
+// that document lists, so equal plans give byte-equal files.
 //
 //===----------------------------------------------------------------------===//
 
@@ -153,6 +153,26 @@ static void writeFunction(llvm::json::OStream &j, func::FuncOp func,
                       transfers.hopNs(toPlan(copy.getFrom()),
                                       toPlan(copy.getTo()), bytes));
           j.attribute("staged", staged);
+        });
+      }
+    });
+
+    // Load-time constants (SEMANTICS §5): never copied, on every device
+    // that reads them.
+    ValueFlow flow = collectFlow(func);
+    j.attributeArray("constants", [&] {
+      for (const FlowRoot &root : flow.roots) {
+        if (root.kind != RootKind::Constant)
+          continue;
+        j.object([&] {
+          j.attributeBegin("value");
+          writeValueName(j, nameValue(root.value, positions));
+          j.attributeEnd();
+          j.attribute("bytes", root.bytes);
+          j.attributeArray("read_on", [&] {
+            for (const plan::Device &d : flow.readDevices(root))
+              j.value(d.str());
+          });
         });
       }
     });

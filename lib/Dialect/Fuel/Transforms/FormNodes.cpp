@@ -1,9 +1,10 @@
 //===- FormNodes.cpp - Wrap kernel-bearing ops into fuel.node -------------===//
 //
-// fuel-form-nodes (SEMANTICS §4, DESIGN.md IR stage 3): each kernel-bearing
-// op becomes an isolated fuel.node holding the op, clones of its init chain
-// and of the scalar and splat constants it uses; every other value it reads
-// becomes an operand.
+// fuel-form-nodes (SEMANTICS §4; IR stage 3 of docs/ARCHITECTURE.md): each
+// kernel-bearing op becomes an isolated fuel.node holding the op, clones of
+// its init chain and of the scalar and splat constants it uses; every other
+// value it reads becomes an operand — a non-splat tensor constant among
+// them, which stays outside as load-time data (SEMANTICS §5).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Dialect/Fuel/Transforms/NodeAnalysis.h"
 #include "fuel/Dialect/Fuel/Transforms/PlanState.h"
+#include "fuel/Dialect/Fuel/Transforms/ValueFlow.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -259,8 +261,8 @@ void FormNodesPass::runOnOperation() {
       roots.emplace_back(&op, fromPlan(*kind));
       continue;
     }
-    if (!isViewOp(&op) && !op.hasTrait<OpTrait::IsTerminator>() &&
-        !isa<arith::ConstantOp, CopyOp>(op))
+    // What is left runs on the host, by the value flow's rule.
+    if (classifyFlowOp(&op) == FlowOpKind::Host)
       ++numHostOps;
   }
   // A fill's empty is part of its chain even when the fill is the only user.

@@ -174,13 +174,19 @@ bool PlanReader::read(const llvm::json::Value &root, PlanFile &out) {
   if (!o)
     return false;
   const llvm::json::Value *version = o->get("version");
+  // Every version this build knows: the fields read here are the same in
+  // all of them.
+  std::string readable =
+      ("this build reads versions " + Twine(kPlanFormatOldestVersion) + " to " +
+       Twine(kPlanFormatVersion))
+          .str();
   if (!version)
-    return r.fail("version", "missing; this build reads version " +
-                                 Twine(kPlanFormatVersion));
-  if (version->getAsInteger() != kPlanFormatVersion)
-    return r.fail("version", "unsupported version " + describe(version) +
-                                 "; this build reads version " +
-                                 Twine(kPlanFormatVersion));
+    return r.fail("version", "missing; " + readable);
+  std::optional<int64_t> number = version->getAsInteger();
+  if (!number || *number < kPlanFormatOldestVersion ||
+      *number > kPlanFormatVersion)
+    return r.fail("version",
+                  "unsupported version " + describe(version) + "; " + readable);
   if (const llvm::json::Value *hash = o->get("topology_hash"))
     if (!r.readString(*hash, "topology_hash", out.topologyHash))
       return false;

@@ -1,7 +1,8 @@
 //===- InsertResidencyCopies.cpp - The copies a placement needs -----------===//
 //
 // fuel-insert-residency-copies: SEMANTICS §5 and §8. Turns a placement into
-// IR: every value gets exactly its copy set as fuel.copy ops (computed by
+// IR: every root of the function's value flow (collectFlow) but a load-time
+// constant gets exactly its copy set as fuel.copy ops (computed by
 // fuel::plan::TransferModel::copySet, the function the objective prices),
 // readers are rewired to the copy on their device, and views of a moved
 // value are re-made on the target.
@@ -17,7 +18,6 @@
 #include "fuel/Planner/Numbers.h"
 #include "fuel/Planner/Transfer.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -37,12 +37,6 @@ using namespace mlir::fuel;
 namespace plan = ::fuel::plan;
 
 namespace {
-/// One operand that needs a value on a device.
-struct Reader {
-  OpOperand *use;
-  plan::Device device;
-};
-
 struct InsertResidencyCopiesPass
     : public mlir::fuel::impl::FuelInsertResidencyCopiesPassBase<
           InsertResidencyCopiesPass> {
@@ -50,20 +44,6 @@ struct InsertResidencyCopiesPass
   void runOnOperation() override;
 };
 } // namespace
-
-/// The view ops between `v` and its root, root-most first.
-static SmallVector<Operation *, 2> viewChain(Value v) {
-  SmallVector<Operation *, 2> chain;
-  while (Operation *def = v.getDefiningOp()) {
-    Value source = getViewSource(def);
-    if (!source)
-      break;
-    chain.push_back(def);
-    v = source;
-  }
-  std::reverse(chain.begin(), chain.end());
-  return chain;
-}
 
 void InsertResidencyCopiesPass::runOnOperation() {
   func::FuncOp func = getOperation();
@@ -78,7 +58,6 @@ void InsertResidencyCopiesPass::runOnOperation() {
   Block &block = func.getBody().front();
   MLIRContext *ctx = &getContext();
   plan::TransferModel transfers(planCtx->topology);
-  plan::Device fallback = defaultResidency(planCtx->config);
 
   // Copies already in the IR are transparent: remove them, then rebuild.
   for (CopyOp copy : llvm::make_early_inc_range(block.getOps<CopyOp>())) {
@@ -86,69 +65,31 @@ void InsertResidencyCopiesPass::runOnOperation() {
     copy.erase();
   }
 
-  // Who reads each root value, and on which device.
-  llvm::MapVector<Value, SmallVector<Reader, 4>> readers;
-  auto read = [&](OpOperand &use, plan::Device device) {
-    if (!isa<ShapedType>(use.get().getType()))
-      return; // scalars travel by value
-    readers[rootValue(use.get())].push_back({&use, device});
-  };
-  for (Operation &op : block) {
-    if (auto node = dyn_cast<NodeOp>(op)) {
-      auto placed = dyn_cast_or_null<DeviceAttr>(node.getPlacementAttr());
-      if (!placed) {
-        node.emitError() << describeNode(node)
-                         << " has no placement; run fuel-place first";
-        return signalPassFailure();
-      }
-      for (OpOperand &use : node->getOpOperands())
-        read(use, toPlan(placed));
-      continue;
+  // Who reads each root, on which device (SEMANTICS §5).
+  ValueFlow flow = collectFlow(func);
+  for (NodeOp node : flow.nodes)
+    if (!isa_and_nonnull<DeviceAttr>(node.getPlacementAttr())) {
+      node.emitError() << describeNode(node)
+                       << " has no placement; run fuel-place first";
+      return signalPassFailure();
     }
-    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-      for (OpOperand &use : ret->getOpOperands())
-        read(use, resultResidency(func, use.getOperandNumber(), fallback));
-      continue;
-    }
-    if (isViewOp(&op) || isa<arith::ConstantOp>(op))
-      continue;
-    for (OpOperand &use : op.getOpOperands()) // a host op reads on the host
-      read(use, plan::Device::cpu());
-  }
-
-  // Where each root lives (SEMANTICS §5).
-  auto sourceOf = [&](Value root) -> plan::Device {
-    if (auto node = root.getDefiningOp<NodeOp>())
-      return toPlan(cast<DeviceAttr>(node.getPlacementAttr()));
-    if (auto arg = dyn_cast<BlockArgument>(root))
-      return argumentResidency(func, arg.getArgNumber(), fallback);
-    return plan::Device::cpu();
-  };
-
-  // Roots in program order: arguments, then op results.
-  SmallVector<Value> roots;
-  for (BlockArgument arg : block.getArguments())
-    if (readers.count(arg))
-      roots.push_back(arg);
-  for (Operation &op : block)
-    for (Value r : op.getResults())
-      if (readers.count(r))
-        roots.push_back(r);
 
   OpBuilder argBuilder = OpBuilder::atBlockBegin(&block);
   int64_t copiesNs = 0;
   uint64_t copies = 0, bytesMoved = 0;
-  for (Value root : roots) {
-    SmallVector<Reader, 4> &list = readers[root];
-    plan::Device source = sourceOf(root);
-    SmallVector<plan::Device, 4> targets;
-    for (const Reader &r : list)
-      if (r.device != source && !llvm::is_contained(targets, r.device))
-        targets.push_back(r.device);
+  // Roots in program order: arguments, then op results.
+  for (const FlowRoot &flowRoot : flow.roots) {
+    // Load-time data is on every device that reads it: no copy (SEMANTICS
+    // §8).
+    if (flowRoot.kind == RootKind::Constant)
+      continue;
+    Value root = flowRoot.value;
+    plan::Device source = *flowRoot.device;
+    SmallVector<plan::Device, 4> targets = flow.readDevices(flowRoot);
+    llvm::erase(targets, source);
     if (targets.empty())
       continue;
-    llvm::sort(targets);
-    uint64_t bytes = valueBytes(root.getType());
+    uint64_t bytes = flowRoot.bytes;
     plan::CopySet set = transfers.copySet(source, targets, bytes);
 
     // The hops, in the copy set's order (the shared host hop first).
@@ -173,12 +114,14 @@ void InsertResidencyCopiesPass::runOnOperation() {
     // Readers elsewhere read the copy on their device, through views
     // re-made there, shared by readers on that device.
     std::map<std::pair<Operation *, plan::Device>, Value> remade;
-    for (const Reader &r : list) {
-      if (r.device == source)
+    for (unsigned index : flowRoot.readers) {
+      const FlowReader &r = flow.readers[index];
+      if (*r.device == source)
         continue;
-      Value current = on.at(r.device);
-      for (Operation *view : viewChain(r.use->get())) {
-        auto key = std::make_pair(view, r.device);
+      Value current = on.at(*r.device);
+      // The old copies are gone, so the chain holds views only.
+      for (Operation *view : r.chain) {
+        auto key = std::make_pair(view, *r.device);
         auto it = remade.find(key);
         if (it == remade.end()) {
           OpBuilder vb(r.use->getOwner());

@@ -9,6 +9,7 @@
 
 #include "fuel/Dialect/Fuel/Transforms/NodeAnalysis.h"
 
+#include "fuel/Dialect/Fuel/Transforms/ValueFlow.h"
 #include "fuel/Planner/Numbers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -477,17 +478,8 @@ static bool isContiguousSlice(tensor::ExtractSliceOp slice) {
 }
 
 bool mlir::fuel::isNonContiguous(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (auto copy = dyn_cast<CopyOp>(def)) {
-      value = copy.getSource();
-      continue;
-    }
-    if (!isViewOp(def))
-      return false;
-    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def);
-        slice && !isContiguousSlice(slice))
-      return true;
-    value = getViewSource(def);
-  }
-  return false;
+  return llvm::any_of(traceToRoot(value).chain, [](Operation *op) {
+    auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
+    return slice && !isContiguousSlice(slice);
+  });
 }

@@ -1,11 +1,13 @@
 //===- Place.cpp - Transfer-priced placement of a function's nodes --------===//
 //
 // fuel-place: SEMANTICS §5. The pass builds fuel::plan's placement problem
-// from a function — nodes with the time of their best candidate on each
-// admitted device, values with their bytes, producer and readers (views and
-// copies transparent) — solves it with the chosen algorithm, and writes the
-// placement, the pruned alternatives with their inbound transfer terms, the
-// best other device of each node and the function's predicted time.
+// from a function's value flow (collectFlow) — nodes with the time of their
+// best candidate on each admitted device, values with their bytes, producer
+// and readers (views and copies transparent; load-time constants are no
+// values, they are never copied) — solves it with the chosen algorithm, and
+// writes the placement, the pruned alternatives with their inbound transfer
+// terms, the best other device of each node and the function's predicted
+// time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,8 +19,6 @@
 #include "fuel/Dialect/Fuel/Transforms/ValueFlow.h"
 #include "fuel/Planner/Placement.h"
 #include "fuel/Planner/Transfer.h"
-
-#include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
@@ -69,17 +69,10 @@ void PlacePass::runOnOperation() {
   if (!*context)
     return;
   const PlanContext *planCtx = &**context;
-  Block &block = func.getBody().front();
-  auto nodeOps = llvm::to_vector(block.getOps<NodeOp>());
-  std::optional<plan::PlacementAlgorithm> algorithm =
-      plan::symbolizePlacementAlgorithm(placementAlgorithm);
-  if (!algorithm) {
-    emitFunctionError(func)
-        << "unknown placement-algorithm '" << placementAlgorithm
-        << "'; expected auto, greedy, exact-tree, mincut or "
-           "brute-force";
-    return signalPassFailure();
-  }
+  ValueFlow flow = collectFlow(func);
+  SmallVector<NodeOp> &nodeOps = flow.nodes;
+  // Parsed by the option itself: an unknown name fails at option parsing.
+  plan::PlacementAlgorithm algorithm = placementAlgorithm;
   MLIRContext *ctx = &getContext();
   plan::TransferModel transfers(planCtx->topology);
   plan::PlacementProblem problem;
@@ -90,7 +83,6 @@ void PlacePass::runOnOperation() {
   // residency, else the pinned device, else the host.
   if (failed(verifyResidencies(func, problem.devices)))
     return signalPassFailure();
-  plan::Device fallbackResidency = defaultResidency(planCtx->config);
 
   // Nodes: the best candidate per admitted device (sets are ranked).
   llvm::DenseMap<Operation *, unsigned> nodeIndex;
@@ -111,57 +103,38 @@ void PlacePass::runOnOperation() {
     problem.nodes.push_back(std::move(pn));
   }
 
-  // Values: node results, arguments, host-op results and constants, each
-  // with the devices that read it.
-  llvm::DenseMap<Value, unsigned> valueIndex;
-  auto valueOf = [&](Value v) -> std::optional<unsigned> {
-    v = rootValue(v);
-    if (!isa<ShapedType>(v.getType()))
-      return std::nullopt; // scalars travel by value, free
-    auto [it, inserted] = valueIndex.try_emplace(v, problem.values.size());
-    if (!inserted)
-      return it->second;
-    uint64_t bytes = valueBytes(v.getType());
-    if (auto node = v.getDefiningOp<NodeOp>())
+  // Values: every root some node, host op or return reads (views and
+  // copies transparent), in order of first read, with the devices that read
+  // it. Load-time constants are not values of the problem: they are on
+  // every reading device when the executable is loaded, so no placement
+  // copies them (SEMANTICS §5).
+  std::vector<std::optional<unsigned>> valueOfRoot(flow.roots.size());
+  for (const FlowReader &r : flow.readers) {
+    const FlowRoot &root = flow.roots[r.root];
+    if (root.kind == RootKind::Constant)
+      continue;
+    std::optional<unsigned> &v = valueOfRoot[r.root];
+    if (!v) {
+      v = problem.values.size();
       problem.values.push_back(
-          plan::PlaceValue::ofNode(nodeIndex.lookup(node), bytes));
-    else if (auto arg = dyn_cast<BlockArgument>(v))
-      problem.values.push_back(plan::PlaceValue::onDevice(
-          argumentResidency(func, arg.getArgNumber(), fallbackResidency),
-          bytes));
-    else
-      problem.values.push_back(
-          plan::PlaceValue::onDevice(plan::Device::cpu(), bytes));
-    return it->second;
-  };
-  for (Operation &op : block) {
-    if (auto node = dyn_cast<NodeOp>(op)) {
-      unsigned n = nodeIndex.lookup(node);
-      for (Value in : node.getInputs())
-        if (std::optional<unsigned> v = valueOf(in)) {
-          // Readers arrive in node order, so a repeat is always the last.
-          std::vector<unsigned> &readers = problem.values[*v].consumers;
-          if (readers.empty() || readers.back() != n)
-            readers.push_back(n);
-        }
-      continue;
+          root.kind == RootKind::Node
+              ? plan::PlaceValue::ofNode(nodeIndex.lookup(root.node),
+                                         root.bytes)
+              : plan::PlaceValue::onDevice(*root.device, root.bytes));
     }
-    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-      for (auto [i, operand] : llvm::enumerate(ret.getOperands()))
-        if (std::optional<unsigned> v = valueOf(operand))
-          problem.values[*v].fixedConsumers.push_back(
-              resultResidency(func, i, fallbackResidency));
-      continue;
+    plan::PlaceValue &value = problem.values[*v];
+    if (r.reader == FlowOpKind::Node) {
+      // Readers arrive in node order, so a repeat is always the last.
+      unsigned n = nodeIndex.lookup(r.node);
+      if (value.consumers.empty() || value.consumers.back() != n)
+        value.consumers.push_back(n);
+    } else {
+      // A host op reads on the host, a return on the result's residency.
+      value.fixedConsumers.push_back(*r.device);
     }
-    if (isViewOp(&op) || isa<CopyOp, arith::ConstantOp>(op))
-      continue;
-    // A host op: it runs on the host and reads its tensors there.
-    for (Value operand : op.getOperands())
-      if (std::optional<unsigned> v = valueOf(operand))
-        problem.values[*v].fixedConsumers.push_back(plan::Device::cpu());
   }
   llvm::Expected<plan::PlacementResult> result =
-      plan::solvePlacement(problem, *algorithm);
+      plan::solvePlacement(problem, algorithm);
   if (!result) {
     (void)emitPlanError(func, result.takeError(),
                         "cannot place function '" + func.getSymName().str() +
@@ -171,7 +144,7 @@ void PlacePass::runOnOperation() {
   // SEMANTICS §5: exact-tree says when its result is not exact; the other
   // heuristics say so only when asked to explain.
   if (!result->exact && !result->note.empty() && problem.numFreeNodes() > 0 &&
-      (explain || *algorithm == plan::PlacementAlgorithm::ExactTree))
+      (explain || algorithm == plan::PlacementAlgorithm::ExactTree))
     emitFunctionRemark(func)
         << "placement of '" << func.getSymName()
         << "' is not known to be optimal: " << result->note;

@@ -42,10 +42,11 @@ mlir::fuel::writeOutputFile(Operation *op, StringRef file, StringRef what,
 TopologyAttr mlir::fuel::requireTopology(ModuleOp module, StringRef purpose) {
   auto topology =
       module->getAttrOfType<TopologyAttr>(FuelDialect::kTopologyAttrName);
+  // At the module's location only: its text would be the whole program.
   if (!topology)
-    module.emitError() << "the module has no '"
-                       << FuelDialect::kTopologyAttrName << "' " << purpose
-                       << "; run fuel-attach-topology (or fuel-plan) first";
+    mlir::emitError(module.getLoc())
+        << "the module has no '" << FuelDialect::kTopologyAttrName << "' "
+        << purpose << "; run fuel-attach-topology (or fuel-plan) first";
   return topology;
 }
 
@@ -99,18 +100,13 @@ int64_t mlir::fuel::satisfiedCouplingNs(
   if (!winner || !winner.getCoupling())
     return sum;
   for (Attribute a : winner.getCoupling()) {
-    auto coupling = cast<CouplingAttr>(a);
-    DeviceAttr other = placed.lookup(coupling.getNode());
+    plan::CouplingAdjustment coupling = toPlan(cast<CouplingAttr>(a));
+    DeviceAttr other = placed.lookup(coupling.otherNode);
     if (!other)
       continue;
-    plan::CouplingCondition condition = plan::Device::cpu();
-    if (DeviceAttr d = coupling.getConditionDevice())
-      condition = toPlan(d);
-    else
-      condition = toPlan(*coupling.getConditionBackend());
     // Saturating, as the objective adds them (fuel::plan::evaluate).
-    if (plan::matchesCondition(condition, toPlan(other)))
-      sum = plan::satAdd(sum, coupling.getDeltaNs());
+    if (plan::matchesCondition(coupling.condition, toPlan(other)))
+      sum = plan::satAdd(sum, coupling.deltaNs);
   }
   return sum;
 }

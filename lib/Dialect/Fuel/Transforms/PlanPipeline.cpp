@@ -1,7 +1,7 @@
 //===- PlanPipeline.cpp - The fuel-plan pipeline and pass registration ----===//
 //
-// `fuel-plan` (DESIGN.md: one pipeline runs IR stages 2-5) with the options
-// of SEMANTICS §9.
+// `fuel-plan` (one pipeline runs IR stages 2-5 of docs/ARCHITECTURE.md) with
+// the options of SEMANTICS §9.
 //
 //===----------------------------------------------------------------------===//
 

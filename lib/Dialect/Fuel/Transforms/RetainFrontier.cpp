@@ -1,4 +1,4 @@
-//===- RetainFrontier.cpp - Per-device Pareto frontier with a crowding cap ===//
+//===- RetainFrontier.cpp - Per-device Pareto frontier, crowding cap ------===//
 //
 // fuel-retain-frontier: SEMANTICS §7 through fuel::plan::retainFrontier,
 // the freezing of fallback sets (§3 step 2), and, with `explain`, a remark

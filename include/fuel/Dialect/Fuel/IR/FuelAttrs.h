@@ -1,5 +1,4 @@
-//===- FuelAttrs.h - Attributes of the fuel dialect --------------*- C++
-//-*-===//
+//===- FuelAttrs.h - Attributes of the fuel dialect -------------*- C++ -*-===//
 //
 // Enums, the placement interface and the attributes of the fuel dialect.
 //

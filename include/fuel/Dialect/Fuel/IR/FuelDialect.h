@@ -1,5 +1,4 @@
-//===- FuelDialect.h - The fuel dialect --------------------------*- C++
-//-*-===//
+//===- FuelDialect.h - The fuel dialect -------------------------*- C++ -*-===//
 //
 // Declares the fuel dialect. Include FuelOps.h for the ops and attributes.
 //

@@ -1,5 +1,4 @@
-//===- FuelOps.h - Operations of the fuel dialect ----------------*- C++
-//-*-===//
+//===- FuelOps.h - Operations of the fuel dialect ---------------*- C++ -*-===//
 //
 // The ops of the fuel dialect: `fuel.node`, `fuel.yield` and `fuel.copy`.
 // Including this header gives the dialect, its attributes and its ops.

@@ -9,6 +9,7 @@
 #define FUEL_DIALECT_FUEL_TRANSFORMS_PASSES_H
 
 #include "fuel/Dialect/Fuel/IR/FuelDialect.h"
+#include "fuel/Planner/Placement.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -16,6 +17,28 @@
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir::fuel {
+
+/// The values of the `placement-algorithm` option of fuel-place and
+/// fuel-plan (SEMANTICS §5), spelled by stringifyPlacementAlgorithm:
+/// `--help` lists them, and any other name fails when the option is parsed.
+inline llvm::cl::ValuesClass placementAlgorithmValues() {
+  using ::fuel::plan::PlacementAlgorithm;
+  auto value = [](PlacementAlgorithm a, StringRef help) {
+    return llvm::cl::OptionEnumValue{
+        ::fuel::plan::stringifyPlacementAlgorithm(a), static_cast<int>(a),
+        help};
+  };
+  return llvm::cl::values(
+      value(PlacementAlgorithm::Auto,
+            "exact where the graph allows, else improved by moves"),
+      value(PlacementAlgorithm::Greedy,
+            "nodes in program order, each on its cheapest device"),
+      value(PlacementAlgorithm::ExactTree,
+            "dynamic program, exact on in-forests"),
+      value(PlacementAlgorithm::MinCut, "s-t cut, exact for two devices"),
+      value(PlacementAlgorithm::BruteForce,
+            "every placement of at most 14 free nodes"));
+}
 
 #define GEN_PASS_DECL
 #include "fuel/Dialect/Fuel/Transforms/Passes.h.inc"
@@ -68,11 +91,12 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
       *this, "keep-per-device",
       llvm::cl::desc("Candidates kept per device (0 means 1)"),
       llvm::cl::init(32)};
-  PassOptions::Option<std::string> placementAlgorithm{
+  PassOptions::Option<::fuel::plan::PlacementAlgorithm> placementAlgorithm{
       *this, "placement-algorithm",
       llvm::cl::desc("Placement solver: auto, greedy, exact-tree, mincut or "
                      "brute-force"),
-      llvm::cl::init("auto")};
+      llvm::cl::init(::fuel::plan::PlacementAlgorithm::Auto),
+      placementAlgorithmValues()};
   PassOptions::Option<std::string> exportPlan{
       *this, "export-plan",
       llvm::cl::desc("Write the plan as JSON to this file ('-': stdout)"),

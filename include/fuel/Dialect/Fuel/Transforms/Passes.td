@@ -1,9 +1,13 @@
 //===- Passes.td - Planning passes of the fuel dialect -----*- tablegen -*-===//
 //
-// The passes that turn a tensor program into a plan (DESIGN.md, IR stages
-// 2-4): the topology and configuration stamp, node formation and phase A
-// (SEMANTICS §3). Each pass can run alone from what the IR holds; `fuel-plan`
-// runs them in order.
+// The passes that turn a tensor program into a plan, grouped by the IR stage
+// they produce (docs/ARCHITECTURE.md, "The IR, stage by stage"): the topology
+// and configuration stamp (stage 2), node formation (stage 3, SEMANTICS §4),
+// phase A (stage 4, SEMANTICS §3), phase B: placement and copy insertion
+// (stage 5, SEMANTICS §5 and §8), and the module passes that export, import
+// and draw a plan. Each pass can run alone from what the IR holds; the
+// `fuel-plan` and `fuel-plan-candidates` pipelines (PlanPipeline.cpp) run
+// them in order. docs/FuelPasses.md is generated from this file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,7 +89,9 @@ def FuelFormNodesPass : Pass<"fuel-form-nodes", "mlir::func::FuncOp"> {
     The node's body holds the root op, clones of its destination init chain
     (`tensor.empty`, a `linalg.fill` of a scalar) and clones of the scalar
     and splat constants it uses, cloned into every node that uses them;
-    every other value becomes an operand, in first-use order. Views
+    every other value becomes an operand, in first-use order — a non-splat
+    tensor constant or a `dense_resource` blob among them, which stays
+    outside as load-time data (SEMANTICS §5). Views
     (`tensor.extract_slice`, `expand_shape`, `collapse_shape`, `cast`,
     `reshape`) stay outside; any other op that is not a node is a host op
     and is left alone. `fuel.pin`, `fuel.destructive` and `fuel.coupling` on
@@ -274,9 +280,10 @@ def FuelPlacePass : Pass<"fuel-place", "mlir::func::FuncOp"> {
     a link and otherwise in two hops through the host with the host hop
     shared. Values live where they are made: node results on their node's
     device, function arguments on their `fuel.residency` (default: the
-    configuration's pinned device, or `cpu`), host-op results and constants
-    on `cpu`; returned values must reach their result's residency. Views and
-    existing `fuel.copy` ops are transparent. A node's admitted devices are
+    configuration's pinned device, or `cpu`), host-op results on `cpu`;
+    returned values must reach their result's residency. A tensor constant
+    no node cloned is load-time data, on every device that reads it, and is
+    charged no copy. Views and existing `fuel.copy` ops are transparent. A node's admitted devices are
     those its alternative set holds, so pinned, destructive and frozen
     fallback nodes are fixed.
 
@@ -302,9 +309,11 @@ def FuelPlacePass : Pass<"fuel-place", "mlir::func::FuncOp"> {
     its limit; an exact solver asked to handle coupling terms.
   }];
   let options = [
-    Option<"placementAlgorithm", "placement-algorithm", "std::string",
-           "\"auto\"",
-           "Solver: auto, greedy, exact-tree, mincut or brute-force">,
+    Option<"placementAlgorithm", "placement-algorithm",
+           "::fuel::plan::PlacementAlgorithm",
+           "::fuel::plan::PlacementAlgorithm::Auto",
+           "Solver: auto, greedy, exact-tree, mincut or brute-force",
+           [{::mlir::fuel::placementAlgorithmValues()}]>,
     Option<"explain", "explain", "bool", "false",
            "Emit a remark per node explaining its placement">
   ];
@@ -319,7 +328,8 @@ def FuelInsertResidencyCopiesPass
   let summary = "Inserts the copies a placement needs";
   let description = [{
     Objective: SEMANTICS §5 and §8. For every tensor value — a node result,
-    an argument, a host-op result or a constant — emit exactly its copy set
+    an argument or a host-op result; a load-time constant gets none, it is
+    on every device that reads it — emit exactly its copy set
     as `fuel.copy` ops: one per (value, target device), shared by every
     reader there; where the topology has no direct link, two hops through
     the host, the hop to the host made once and shared by every staged
@@ -361,13 +371,14 @@ def FuelExportPlanPass : Pass<"fuel-export-plan", "mlir::ModuleOp"> {
     runner-up on its device, its best other device with the objective
     change of moving it there and its inbound transfer cost, and each
     `fuel.copy` with the value it moves, its devices, its bytes and its hop
-    cost by the transfer model. The format is docs/PLAN-FORMAT.md (version
-    1); keys are written in a fixed order and the output depends only on
-    the IR, so equal plans give equal files.
+    cost by the transfer model, and each load-time constant with the devices
+    that read it. The format is docs/PLAN-FORMAT.md (version 2); keys are
+    written in a fixed order and the output depends only on the IR, so equal
+    plans give equal files.
 
     ```json
     {
-      "version": 1,
+      "version": 2,
       "topology_hash": "0x...",
       "functions": [
         {
@@ -391,6 +402,8 @@ def FuelExportPlanPass : Pass<"fuel-export-plan", "mlir::ModuleOp"> {
     parts are the sums of the listed terms (SEMANTICS §8). A value made by a
     host op or a constant is named by the op's position among the
     function's top-level ops, so such names hold for the IR as exported.
+    Constants are never copied (SEMANTICS §5): each function lists them
+    apart, with their bytes and the devices their readers are placed on.
 
     The pass reads the IR and changes nothing. A module planned only up to
     phase A exports too, with null placements and predictions. `file=-`
@@ -409,8 +422,9 @@ def FuelImportPlanPass : Pass<"fuel-import-plan", "mlir::ModuleOp"> {
   let summary = "Pins nodes to the placements of an exported plan";
   let description = [{
     Objective: replay a plan. The pass reads a file written by
-    `fuel-export-plan` (docs/PLAN-FORMAT.md, version 1) and gives every node
-    it lists with a placement a `pin` clause naming that device, so phase A
+    `fuel-export-plan` (docs/PLAN-FORMAT.md, version 1 or 2: the fields it
+    reads are the same in both) and gives every node it lists with a
+    placement a `pin` clause naming that device, so phase A
     admits only that device and `fuel-place` keeps it there. Run it after
     `fuel-form-nodes` and before phase A; planning the module again then
     gives the exported placements. Nodes are matched by (function name, node
@@ -448,10 +462,11 @@ def FuelExportDotPass : Pass<"fuel-export-dot", "mlir::ModuleOp"> {
   let summary = "Draws the module's plan as a Graphviz graph";
   let description = [{
     Objective: a picture of a plan. The pass writes one Graphviz `digraph`
-    with a cluster per function that has a body: arguments, nodes, host ops
-    (constants included), copies and returned results are vertices, and
+    with a cluster per function that has a body: arguments, nodes, host ops,
+    copies, load-time constants and returned results are vertices, and
     edges follow data flow (views are transparent: an edge runs from the
-    view's root to its reader). A node is a box filled with the colour of
+    view's root to its reader). A tensor constant is a white cylinder
+    labelled with the devices that read it (SEMANTICS §5). A node is a box filled with the colour of
     its device and labelled with its id, op kind, device, winning kernel's
     source and predicted time; a copy is an ellipse labelled with its
     devices, bytes and hop cost; arguments and results show their
@@ -467,8 +482,9 @@ def FuelExportDotPass : Pass<"fuel-export-dot", "mlir::ModuleOp"> {
     The output depends only on the IR. The pass changes nothing. `file=-`
     (the default) writes to standard output.
 
-    Errors (at the module): no `fuel.topology`; a file that cannot be
-    written. Known limits: more devices than the palette's eight reuse its
+    Errors (at the module, before any file is written): no `fuel.topology`;
+    no `fuel.config` (its pinned device places arguments and results without
+    a residency); a file that cannot be written. Known limits: more devices than the palette's eight reuse its
     colours.
   }];
   let options = [

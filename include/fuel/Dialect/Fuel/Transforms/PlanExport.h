@@ -27,8 +27,12 @@
 namespace mlir::fuel {
 
 /// The version of the plan file format (docs/PLAN-FORMAT.md) this build
-/// writes and reads.
-inline constexpr int64_t kPlanFormatVersion = 1;
+/// writes. Version 2 added each function's load-time `constants`.
+inline constexpr int64_t kPlanFormatVersion = 2;
+
+/// The oldest version this build reads: fuel-import-plan reads every
+/// version from this one to kPlanFormatVersion.
+inline constexpr int64_t kPlanFormatOldestVersion = 1;
 
 /// Writes what `write` prints to `file` ("-": standard output), replacing
 /// the file only once everything is written. When the file cannot be

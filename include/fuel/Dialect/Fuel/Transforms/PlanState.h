@@ -1,5 +1,4 @@
-//===- PlanState.h - What planning passes share ------------------*- C++
-//-*-===//
+//===- PlanState.h - What planning passes share -----------------*- C++ -*-===//
 //
 // The glue between the IR and the IR-free planner: reading the topology and
 // configuration stamped on a module, translating candidates and decision

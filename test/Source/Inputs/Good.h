@@ -1,0 +1,3 @@
+//===- Good.h - A banner of exactly eighty columns --------------*- C++ -*-===//
+
+int good;

@@ -1,0 +1,3 @@
+//===- Long.cpp - One dash too many for eighty columns ---------------------===//
+
+int tooLong;

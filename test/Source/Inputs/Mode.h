@@ -1,0 +1,3 @@
+//===- Mode.h - A header banner without its editor mode -------------------===//
+
+int noMode;

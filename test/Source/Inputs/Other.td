@@ -1,0 +1,3 @@
+//===- Renamed.td - A banner naming another file -----------*- tablegen -*-===//
+
+def Other;

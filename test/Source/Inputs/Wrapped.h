@@ -1,0 +1,4 @@
+//===- Wrapped.h - A banner that clang-format wrapped --------------*- C++
+//-*-===//
+
+int wrapped;
