@@ -1,13 +1,32 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds fuel and runs every test: the lit suites
-# and every GoogleTest binary, through ctest.
+# and every GoogleTest binary, through ctest. Then builds and tests the
+# LLVM-free parts alone, in <build-dir>-nocompiler, configured with the
+# compiler off and unable to find LLVM or MLIR.
 # Usage: scripts/test.sh [build-dir]
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$root/build}"
+jobs="${FUEL_JOBS:-2}"
 
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh" "$build"
-cd "$build"
-ctest --output-on-failure -j "${FUEL_JOBS:-2}"
+(cd "$build" && ctest --output-on-failure -j "$jobs")
+
+# FUEL_BUILD_COMPILER=OFF: only the LLVM-free targets exist, and CMake is
+# forbidden to find LLVM or MLIR even if something asked for them (nothing
+# does, hence --no-warn-unused-cli). Its ctest includes
+# fuel-llvm-free-commands, which fails if any compile or link command names an
+# LLVM or MLIR directory or library.
+nocompiler="${build%/}-nocompiler"
+if [ ! -f "$nocompiler/build.ninja" ]; then
+  cmake -G Ninja -S "$root" -B "$nocompiler" --no-warn-unused-cli \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+    -DFUEL_BUILD_COMPILER=OFF \
+    -DCMAKE_DISABLE_FIND_PACKAGE_MLIR=ON \
+    -DCMAKE_DISABLE_FIND_PACKAGE_LLVM=ON
+fi
+ninja -C "$nocompiler" -j "$jobs"
+(cd "$nocompiler" && ctest --output-on-failure -j "$jobs")

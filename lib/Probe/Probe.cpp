@@ -1,6 +1,6 @@
 //===- Probe.cpp - Device descriptions and the combined probe -------------===//
 //
-// Labels and one-line descriptions of probed devices, equality, and probeAll,
+// One-line descriptions of probed devices, equality, and probeAll,
 // which fixes the order of the result: cpu, then cuda, then vulkan.
 //
 //===----------------------------------------------------------------------===//
@@ -14,26 +14,6 @@
 namespace fuel::probe {
 
 using detail::format;
-
-const char *kindName(Kind kind) {
-  switch (kind) {
-  case Kind::Cpu:
-    return "cpu";
-  case Kind::Cuda:
-    return "cuda";
-  case Kind::Vulkan:
-    return "vulkan";
-  }
-  return "unknown";
-}
-
-std::string ProbedDevice::label() const {
-  // The host is the only cpu device, so it has no ordinal in its label, the
-  // same spelling as `#fuel.device<cpu>`.
-  if (kind == Kind::Cpu)
-    return "cpu";
-  return format("%s:%u", kindName(kind), ordinal);
-}
 
 std::string ProbedDevice::describe() const {
   std::string out = label() + " \"" + name + "\"";

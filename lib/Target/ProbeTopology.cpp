@@ -104,18 +104,7 @@ llvm::Expected<Topology> topologyFromProbe(const probe::ProbeResult &probed,
   std::set<Device> seen;
   bool haveHost = false;
   for (const probe::ProbedDevice &p : probed.devices) {
-    Device device;
-    switch (p.kind) {
-    case probe::Kind::Cpu:
-      device = Device::cpu();
-      break;
-    case probe::Kind::Cuda:
-      device = Device::cuda(p.ordinal);
-      break;
-    case probe::Kind::Vulkan:
-      device = Device::vulkan(p.ordinal);
-      break;
-    }
+    Device device = p.device();
     if (!seen.insert(device).second)
       return llvm::createStringError("probe: error: device '" + device.str() +
                                      "' was enumerated twice");

@@ -1,8 +1,8 @@
 //===- FuelAttrsTest.cpp - Building, reading and uniquing fuel attributes -===//
 //
 // Every fuel attribute built from C++, parsed from text and printed back, and
-// checked for uniquing; the placement interface; topology conversion to and
-// from the planner's struct.
+// checked for uniquing; the placement interface; kind and topology
+// conversions to and from the planner's vocabulary.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,6 +80,23 @@ TEST_F(FuelAttrsTest, DeviceRejectsBadInput) {
   EXPECT_FALSE(parse("#fuel.device<cpu:0>"));
   EXPECT_FALSE(parse("#fuel.device<tpu:0>"));
   EXPECT_FALSE(parse("#fuel.device<cuda>"));
+}
+
+// Tests that the attribute enums and fuel/Support's convert both ways, kind
+// for kind, and that both spell every kind the same.
+TEST(FuelEnumConversionTest, KindsMatchSupport) {
+  for (::fuel::DeviceKind kind : ::fuel::kAllDeviceKinds) {
+    DeviceKind ods = fromPlan(kind);
+    EXPECT_EQ(toPlan(ods), kind);
+    EXPECT_EQ(stringifyDeviceKind(ods).str(),
+              std::string(::fuel::stringifyDeviceKind(kind)));
+  }
+  for (::fuel::OpKind kind : ::fuel::kAllOpKinds) {
+    OpKind ods = fromPlan(kind);
+    EXPECT_EQ(toPlan(ods), kind);
+    EXPECT_EQ(stringifyOpKind(ods).str(),
+              std::string(::fuel::stringifyOpKind(kind)));
+  }
 }
 
 TEST_F(FuelAttrsTest, PlacementInterface) {

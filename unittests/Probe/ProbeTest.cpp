@@ -65,9 +65,11 @@ TEST(ProbeAllTest, KindsOrderedAndOrdinalsDense) {
   std::map<Kind, uint32_t> next;
   for (size_t i = 0; i < result.devices.size(); ++i) {
     const ProbedDevice &device = result.devices[i];
-    if (i > 0)
+    // Braces: g++ -Wall reads the macro's inner if-else as a dangling else.
+    if (i > 0) {
       EXPECT_LE(static_cast<int>(result.devices[i - 1].kind),
                 static_cast<int>(device.kind));
+    }
     EXPECT_EQ(device.ordinal, next[device.kind]++) << device.describe();
     EXPECT_FALSE(device.name.empty());
   }
@@ -201,8 +203,9 @@ TEST(ProbeVulkanTest, CpuTypeDevicesReported) {
                   device.vectorBits == 512)
           << device.describe();
     }
-    if (device.cpuType)
+    if (device.cpuType) {
       EXPECT_EQ(device.cores, hostCores) << device.describe();
+    }
   }
 }
 

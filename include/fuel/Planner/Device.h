@@ -1,103 +1,23 @@
 //===- Device.h - Device identity for the IR-free planner -------*- C++ -*-===//
 //
-// A device is where bytes live and kernels run: the host `cpu`, `cuda:N` or
-// `vulkan:N` (SEMANTICS §1). The backend of a device is its kind. Device order
-// (SEMANTICS §5) is `cpu` < `cuda:N` < `vulkan:N`, ordinals ascending; every
-// tie-break that falls through to "device order" uses operator<.
+// The planner's names for the device vocabulary of fuel/Support/Device.h
+// (SEMANTICS §1, device order of §5): the planner says plan::Device and
+// plan::DeviceKind, the same types as fuel::Device and fuel::DeviceKind.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef FUEL_PLANNER_DEVICE_H
 #define FUEL_PLANNER_DEVICE_H
 
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <tuple>
+#include "fuel/Support/Device.h"
 
 namespace fuel::plan {
 
-/// The kind of a device, which is also its backend. The enumerator order is
-/// the device order of SEMANTICS §5.
-enum class DeviceKind : uint8_t { Cpu = 0, Cuda = 1, Vulkan = 2 };
-
-/// Spelling of a device kind as it appears in IR, JSON and diagnostics.
-inline std::string_view stringifyDeviceKind(DeviceKind kind) {
-  switch (kind) {
-  case DeviceKind::Cpu:
-    return "cpu";
-  case DeviceKind::Cuda:
-    return "cuda";
-  case DeviceKind::Vulkan:
-    return "vulkan";
-  }
-  return "cpu";
-}
-
-/// Parses "cpu", "cuda" or "vulkan"; anything else yields std::nullopt.
-inline std::optional<DeviceKind> symbolizeDeviceKind(std::string_view s) {
-  if (s == "cpu")
-    return DeviceKind::Cpu;
-  if (s == "cuda")
-    return DeviceKind::Cuda;
-  if (s == "vulkan")
-    return DeviceKind::Vulkan;
-  return std::nullopt;
-}
-
-/// A device identity: kind plus ordinal. The host `cpu` has no ordinal and is
-/// always stored with ordinal 0.
-struct Device {
-  DeviceKind kind = DeviceKind::Cpu;
-  uint32_t ordinal = 0;
-
-  static Device cpu() { return {DeviceKind::Cpu, 0}; }
-  static Device cuda(uint32_t n) { return {DeviceKind::Cuda, n}; }
-  static Device vulkan(uint32_t n) { return {DeviceKind::Vulkan, n}; }
-
-  bool isHost() const { return kind == DeviceKind::Cpu; }
-
-  /// "cpu", "cuda:0", "vulkan:1".
-  std::string str() const {
-    if (kind == DeviceKind::Cpu)
-      return "cpu";
-    return std::string(stringifyDeviceKind(kind)) + ":" +
-           std::to_string(ordinal);
-  }
-
-  /// Parses the bare spelling produced by str(); std::nullopt when malformed
-  /// (unknown kind, `cpu:N`, a missing or negative ordinal).
-  static std::optional<Device> parse(std::string_view s) {
-    size_t colon = s.find(':');
-    std::optional<DeviceKind> kind = symbolizeDeviceKind(s.substr(0, colon));
-    if (!kind)
-      return std::nullopt;
-    if (*kind == DeviceKind::Cpu)
-      return colon == std::string_view::npos ? std::optional(cpu())
-                                             : std::nullopt;
-    if (colon == std::string_view::npos || colon + 1 == s.size())
-      return std::nullopt;
-    uint64_t n = 0;
-    for (char c : s.substr(colon + 1)) {
-      if (c < '0' || c > '9')
-        return std::nullopt;
-      n = n * 10 + uint64_t(c - '0');
-      if (n > UINT32_MAX)
-        return std::nullopt;
-    }
-    return Device{*kind, uint32_t(n)};
-  }
-
-  friend bool operator==(const Device &a, const Device &b) {
-    return a.kind == b.kind && a.ordinal == b.ordinal;
-  }
-  friend bool operator!=(const Device &a, const Device &b) { return !(a == b); }
-  /// Device order: cpu < cuda:N < vulkan:N, ordinals ascending.
-  friend bool operator<(const Device &a, const Device &b) {
-    return std::tie(a.kind, a.ordinal) < std::tie(b.kind, b.ordinal);
-  }
-};
+using ::fuel::Device;
+using ::fuel::DeviceKind;
+using ::fuel::kAllDeviceKinds;
+using ::fuel::stringifyDeviceKind;
+using ::fuel::symbolizeDeviceKind;
 
 } // namespace fuel::plan
 

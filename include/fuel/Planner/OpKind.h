@@ -1,71 +1,21 @@
 //===- OpKind.h - Op kinds of kernel-bearing nodes --------------*- C++ -*-===//
 //
-// The op kinds of SEMANTICS §4. The function, combiner or pool kind of an op is
-// an op parameter, never part of its kind.
+// The planner's names for the op kinds of fuel/Support/OpKind.h (SEMANTICS
+// §4): plan::OpKind is the same type as fuel::OpKind.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef FUEL_PLANNER_OPKIND_H
 #define FUEL_PLANNER_OPKIND_H
 
-#include <array>
-#include <cstdint>
-#include <optional>
-#include <string_view>
+#include "fuel/Support/OpKind.h"
 
 namespace fuel::plan {
 
-/// Kinds of kernel-bearing nodes (SEMANTICS §4).
-enum class OpKind : uint8_t {
-  Matmul,
-  BatchMatmul,
-  Conv2d,
-  Pool,
-  Reduce,
-  Softmax,
-  Elementwise,
-  Transpose,
-  Generic,
-};
-
-/// Every op kind, in declaration order.
-inline constexpr std::array<OpKind, 9> kAllOpKinds = {
-    OpKind::Matmul,      OpKind::BatchMatmul, OpKind::Conv2d,
-    OpKind::Pool,        OpKind::Reduce,      OpKind::Softmax,
-    OpKind::Elementwise, OpKind::Transpose,   OpKind::Generic};
-
-/// Spelling used in IR, JSON, kernel ids and diagnostics.
-inline std::string_view stringifyOpKind(OpKind kind) {
-  switch (kind) {
-  case OpKind::Matmul:
-    return "matmul";
-  case OpKind::BatchMatmul:
-    return "batch_matmul";
-  case OpKind::Conv2d:
-    return "conv2d";
-  case OpKind::Pool:
-    return "pool";
-  case OpKind::Reduce:
-    return "reduce";
-  case OpKind::Softmax:
-    return "softmax";
-  case OpKind::Elementwise:
-    return "elementwise";
-  case OpKind::Transpose:
-    return "transpose";
-  case OpKind::Generic:
-    return "generic";
-  }
-  return "generic";
-}
-
-/// Inverse of stringifyOpKind.
-inline std::optional<OpKind> symbolizeOpKind(std::string_view s) {
-  for (OpKind k : kAllOpKinds)
-    if (stringifyOpKind(k) == s)
-      return k;
-  return std::nullopt;
-}
+using ::fuel::kAllOpKinds;
+using ::fuel::OpKind;
+using ::fuel::stringifyOpKind;
+using ::fuel::symbolizeOpKind;
 
 } // namespace fuel::plan
 

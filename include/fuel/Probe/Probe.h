@@ -15,6 +15,8 @@
 #ifndef FUEL_PROBE_PROBE_H
 #define FUEL_PROBE_PROBE_H
 
+#include "fuel/Support/Device.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -22,11 +24,14 @@
 
 namespace fuel::probe {
 
-/// The backend through which a device is driven.
-enum class Kind { Cpu, Cuda, Vulkan };
+/// The backend through which a device is driven: the device kind of
+/// fuel/Support/Device.h under the probe's name.
+using Kind = ::fuel::DeviceKind;
 
-/// Returns "cpu", "cuda" or "vulkan".
-const char *kindName(Kind kind);
+/// Returns "cpu", "cuda" or "vulkan" (null-terminated).
+inline const char *kindName(Kind kind) {
+  return ::fuel::stringifyDeviceKind(kind).data();
+}
 
 /// One device found on this machine. Figures that could not be determined are
 /// 0; they are estimates from the driver's or the OS's description of the
@@ -67,8 +72,14 @@ struct ProbedDevice {
   /// PCI vendor and device ids when known (cuda, vulkan); 0 otherwise.
   uint32_t vendorId = 0, deviceId = 0;
 
+  /// Returns the device's identity; the host is `cpu` whatever `ordinal`
+  /// says.
+  ::fuel::Device device() const {
+    return kind == Kind::Cpu ? ::fuel::Device::cpu()
+                             : ::fuel::Device{kind, ordinal};
+  }
   /// Returns the device's short label: "cpu", "cuda:0", "vulkan:1".
-  std::string label() const;
+  std::string label() const { return device().str(); }
   /// Returns a one-line human-readable description of the device.
   std::string describe() const;
 

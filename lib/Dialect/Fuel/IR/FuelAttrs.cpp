@@ -113,28 +113,86 @@ static ParseResult parseEqUInt(AsmParser &parser, uint64_t &value) {
 // Kind conversions
 //===----------------------------------------------------------------------===//
 
-::fuel::plan::DeviceKind mlir::fuel::toPlan(DeviceKind kind) {
+// The dialect's attribute enums mirror fuel/Support. Each conversion is a
+// switch without a default, so -Wswitch names an enumerator one side lacks,
+// and the counts are asserted so that an enumerator added to one side only
+// fails to compile.
+static_assert(getMaxEnumValForDeviceKind() + 1 ==
+                  ::fuel::kAllDeviceKinds.size(),
+              "fuel.backend and fuel::DeviceKind list different kinds");
+static_assert(getMaxEnumValForOpKind() + 1 == ::fuel::kAllOpKinds.size(),
+              "fuel.op_kind and fuel::OpKind list different kinds");
+
+::fuel::DeviceKind mlir::fuel::toPlan(DeviceKind kind) {
   switch (kind) {
   case DeviceKind::cpu:
-    return ::fuel::plan::DeviceKind::Cpu;
+    return ::fuel::DeviceKind::Cpu;
   case DeviceKind::cuda:
-    return ::fuel::plan::DeviceKind::Cuda;
+    return ::fuel::DeviceKind::Cuda;
   case DeviceKind::vulkan:
-    return ::fuel::plan::DeviceKind::Vulkan;
+    return ::fuel::DeviceKind::Vulkan;
   }
   llvm_unreachable("unknown device kind");
 }
 
-DeviceKind mlir::fuel::fromPlan(::fuel::plan::DeviceKind kind) {
+DeviceKind mlir::fuel::fromPlan(::fuel::DeviceKind kind) {
   switch (kind) {
-  case ::fuel::plan::DeviceKind::Cpu:
+  case ::fuel::DeviceKind::Cpu:
     return DeviceKind::cpu;
-  case ::fuel::plan::DeviceKind::Cuda:
+  case ::fuel::DeviceKind::Cuda:
     return DeviceKind::cuda;
-  case ::fuel::plan::DeviceKind::Vulkan:
+  case ::fuel::DeviceKind::Vulkan:
     return DeviceKind::vulkan;
   }
   llvm_unreachable("unknown device kind");
+}
+
+::fuel::OpKind mlir::fuel::toPlan(OpKind kind) {
+  switch (kind) {
+  case OpKind::matmul:
+    return ::fuel::OpKind::Matmul;
+  case OpKind::batch_matmul:
+    return ::fuel::OpKind::BatchMatmul;
+  case OpKind::conv2d:
+    return ::fuel::OpKind::Conv2d;
+  case OpKind::pool:
+    return ::fuel::OpKind::Pool;
+  case OpKind::reduce:
+    return ::fuel::OpKind::Reduce;
+  case OpKind::softmax:
+    return ::fuel::OpKind::Softmax;
+  case OpKind::elementwise:
+    return ::fuel::OpKind::Elementwise;
+  case OpKind::transpose:
+    return ::fuel::OpKind::Transpose;
+  case OpKind::generic:
+    return ::fuel::OpKind::Generic;
+  }
+  llvm_unreachable("unknown op kind");
+}
+
+OpKind mlir::fuel::fromPlan(::fuel::OpKind kind) {
+  switch (kind) {
+  case ::fuel::OpKind::Matmul:
+    return OpKind::matmul;
+  case ::fuel::OpKind::BatchMatmul:
+    return OpKind::batch_matmul;
+  case ::fuel::OpKind::Conv2d:
+    return OpKind::conv2d;
+  case ::fuel::OpKind::Pool:
+    return OpKind::pool;
+  case ::fuel::OpKind::Reduce:
+    return OpKind::reduce;
+  case ::fuel::OpKind::Softmax:
+    return OpKind::softmax;
+  case ::fuel::OpKind::Elementwise:
+    return OpKind::elementwise;
+  case ::fuel::OpKind::Transpose:
+    return OpKind::transpose;
+  case ::fuel::OpKind::Generic:
+    return OpKind::generic;
+  }
+  llvm_unreachable("unknown op kind");
 }
 
 ::fuel::plan::Device mlir::fuel::toPlan(DeviceAttr device) {

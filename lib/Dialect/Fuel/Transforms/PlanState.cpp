@@ -61,14 +61,6 @@ mlir::fuel::planContextFor(func::FuncOp func) {
   return std::optional<PlanContext>(std::move(*ctx));
 }
 
-plan::OpKind mlir::fuel::toPlan(OpKind kind) {
-  return static_cast<plan::OpKind>(static_cast<uint32_t>(kind));
-}
-
-OpKind mlir::fuel::fromPlan(plan::OpKind kind) {
-  return static_cast<OpKind>(static_cast<uint32_t>(kind));
-}
-
 /// Clamps an unsigned figure into the attribute's signed field.
 static int64_t toSigned(uint64_t v) {
   return v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())

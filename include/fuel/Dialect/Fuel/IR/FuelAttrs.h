@@ -10,6 +10,8 @@
 #include "fuel/Dialect/Fuel/IR/FuelDialect.h"
 #include "fuel/Planner/Precision.h"
 #include "fuel/Planner/Topology.h"
+#include "fuel/Support/Device.h"
+#include "fuel/Support/OpKind.h"
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -26,9 +28,14 @@
 
 namespace mlir::fuel {
 
-/// Converts between the dialect's device kind and the planner's.
-::fuel::plan::DeviceKind toPlan(DeviceKind kind);
-DeviceKind fromPlan(::fuel::plan::DeviceKind kind);
+/// Converts between the dialect's device kind and fuel/Support's (which the
+/// planner calls plan::DeviceKind).
+::fuel::DeviceKind toPlan(DeviceKind kind);
+DeviceKind fromPlan(::fuel::DeviceKind kind);
+/// Converts between the dialect's op kind and fuel/Support's (which the
+/// planner calls plan::OpKind).
+::fuel::OpKind toPlan(OpKind kind);
+OpKind fromPlan(::fuel::OpKind kind);
 /// Converts between `#fuel.device` and the planner's device identity.
 ::fuel::plan::Device toPlan(DeviceAttr device);
 DeviceAttr fromPlan(MLIRContext *ctx, ::fuel::plan::Device device);

@@ -6,6 +6,10 @@
 include "fuel/Dialect/Fuel/IR/FuelDialect.td"
 include "mlir/IR/EnumAttr.td"
 
+// The attribute form of fuel::DeviceKind (fuel/Support/Device.h), in the same
+// order. toPlan/fromPlan in FuelAttrs.cpp convert between the two; they are
+// switches over both enums with the counts statically asserted, so a kind
+// added here alone, or there alone, does not compile.
 def Fuel_DeviceKind : I32EnumAttr<"DeviceKind",
     "kind of a device, which is also its backend", [
       I32EnumAttrCase<"cpu", 0>,
@@ -21,6 +25,8 @@ def Fuel_BackendAttr : EnumAttr<Fuel_Dialect, Fuel_DeviceKind, "backend"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+// The attribute form of fuel::OpKind (fuel/Support/OpKind.h), converted and
+// checked the same way as Fuel_DeviceKind.
 def Fuel_OpKind : I32EnumAttr<"OpKind",
     "kind of a kernel-bearing node (SEMANTICS §4)", [
       I32EnumAttrCase<"matmul", 0>,

@@ -44,10 +44,6 @@ FailureOr<PlanContext> readPlanContext(Operation *op);
 /// topology or configuration.
 FailureOr<std::optional<PlanContext>> planContextFor(func::FuncOp func);
 
-/// Op kind conversions (the enumerations list the kinds in one order).
-::fuel::plan::OpKind toPlan(OpKind kind);
-OpKind fromPlan(::fuel::plan::OpKind kind);
-
 /// A coupling adjustment (its `on` device, if any, is the caller's).
 ::fuel::plan::CouplingAdjustment toPlan(CouplingAttr attr);
 
