@@ -1,7 +1,7 @@
 //===- Topology.cpp - Devices, capabilities and links ---------------------===//
 //
 // Structural validation, canonical serialisation and the content hash of a
-// topology (SEMANTICS §1, §5).
+// topology (SEMANTICS §1, §5), and the one spelling of a hash.
 //
 //===----------------------------------------------------------------------===//
 
@@ -158,6 +158,13 @@ std::string Topology::canonicalText() const {
 uint64_t Topology::contentHash() const {
   std::string text = canonicalText();
   return llvm::xxh3_64bits(llvm::StringRef(text));
+}
+
+std::string formatHash(uint64_t hash) {
+  char buf[19];
+  std::snprintf(buf, sizeof(buf), "0x%016llx",
+                static_cast<unsigned long long>(hash));
+  return buf;
 }
 
 } // namespace fuel::plan

@@ -1,10 +1,11 @@
 //===- JSONReader.cpp - Strict llvm::json reading with JSON paths ---------===//
 //
-// Implementation of the reader shared by the topology and registry parsers.
+// Implementation of the reader shared by the topology, registry and plan
+// file parsers.
 //
 //===----------------------------------------------------------------------===//
 
-#include "JSONReader.h"
+#include "fuel/Target/JSONReader.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -16,11 +17,13 @@
 #include <set>
 #include <vector>
 
-namespace fuel::target::detail {
+namespace fuel::target {
 
 using llvm::json::Value;
 
 std::string jsonField(llvm::StringRef path, llvm::StringRef key) {
+  if (path.empty())
+    return key.str();
   return (path + "." + key).str();
 }
 
@@ -148,11 +151,11 @@ std::optional<Value> JSONReader::parse(llvm::StringRef text) {
   llvm::Expected<Value> parsed = llvm::json::parse(text);
   if (parsed) {
     if (std::optional<DuplicateKey> dup = findDuplicateKey(text)) {
-      if (!error)
-        error = (fileName + ":" + llvm::Twine(dup->line) + ":" +
-                 llvm::Twine(dup->column) + ": error: duplicate key \"" +
-                 dup->key + "\" (each key may appear once per object)")
-                    .str();
+      record({fileName + ":" + std::to_string(dup->line) + ":" +
+                  std::to_string(dup->column),
+              "",
+              "duplicate key \"" + dup->key +
+                  "\" (each key may appear once per object)"});
       return std::nullopt;
     }
     return std::move(*parsed);
@@ -162,32 +165,48 @@ std::optional<Value> JSONReader::parse(llvm::StringRef text) {
   llvm::SmallVector<llvm::StringRef, 4> groups;
   static const llvm::Regex kPosition(
       "^\\[([0-9]+):([0-9]+), byte=[0-9]+\\]: (.*)$");
-  if (!error) {
-    if (kPosition.match(message, &groups)) {
-      // llvm::json counts the characters before the error point; an error at
-      // the start of a line (an empty file) is column 1, not 0.
-      llvm::StringRef column = groups[2] == "0" ? "1" : groups[2];
-      error =
-          (fileName + ":" + groups[1] + ":" + column + ": error: " + groups[3])
-              .str();
-    } else
-      error = fileName + ": error: " + message;
-  }
+  if (kPosition.match(message, &groups)) {
+    // llvm::json counts the characters before the error point; an error at
+    // the start of a line (an empty file) is column 1, not 0.
+    llvm::StringRef column = groups[2] == "0" ? "1" : groups[2];
+    record({(fileName + ":" + groups[1] + ":" + column).str(), "",
+            groups[3].str()});
+  } else
+    record({fileName, "", message});
   return std::nullopt;
 }
 
-bool JSONReader::fail(llvm::StringRef path, const llvm::Twine &message) {
+void JSONReader::record(Failure failure) {
   if (!error)
-    error = (fileName + ": error: " + path + ": " + message).str();
+    error = std::move(failure);
+}
+
+bool JSONReader::fail(llvm::StringRef path, const llvm::Twine &message) {
+  record({fileName, path.str(), message.str()});
   return false;
 }
 
 llvm::Error JSONReader::takeError() {
   if (!error)
     return llvm::Error::success();
-  std::string message = std::move(*error);
+  Failure f = std::move(*error);
   error.reset();
-  return llvm::createStringError(message);
+  std::string text = f.location + ": error: ";
+  if (!f.path.empty())
+    text += f.path + ": ";
+  return llvm::createStringError(text + f.message);
+}
+
+llvm::StringRef JSONReader::errorLocation() const {
+  return error ? llvm::StringRef(error->location) : llvm::StringRef();
+}
+
+llvm::StringRef JSONReader::errorPath() const {
+  return error ? llvm::StringRef(error->path) : llvm::StringRef();
+}
+
+llvm::StringRef JSONReader::errorMessage() const {
+  return error ? llvm::StringRef(error->message) : llvm::StringRef();
 }
 
 const llvm::json::Object *JSONReader::object(const Value &value,
@@ -291,4 +310,4 @@ bool JSONReader::readDouble(const Value &value, llvm::StringRef path,
   return true;
 }
 
-} // namespace fuel::target::detail
+} // namespace fuel::target

@@ -9,9 +9,8 @@
 
 #include "fuel/Target/KernelRegistry.h"
 
-#include "JSONReader.h"
-
 #include "fuel/Target/ElementType.h"
+#include "fuel/Target/JSONReader.h"
 #include "fuel/Target/Version.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -26,9 +25,6 @@
 
 namespace fuel::target {
 
-using detail::jsonField;
-using detail::jsonIndex;
-using detail::JSONReader;
 using plan::DeviceKind;
 using plan::OpKind;
 
@@ -136,6 +132,7 @@ std::string KernelRecord::canonicalText() const {
   line("workspace_bytes", std::to_string(workspaceBytes));
   line("priority", std::to_string(priority));
   line("cost", costFunction);
+  line("lowering", lowering);
   return out;
 }
 
@@ -177,7 +174,8 @@ static constexpr llvm::StringLiteral kRecordKeys[] = {"id",
                                                       "workspace_bytes",
                                                       "priority",
                                                       "cost",
-                                                      "schedule"};
+                                                      "schedule",
+                                                      "lowering"};
 static constexpr llvm::StringLiteral kPrecisionKeys[] = {
     "bit_stable", "max_ulp", "max_relative", "max_absolute"};
 
@@ -198,6 +196,7 @@ private:
                       KernelRecord &out);
   bool requiredString(const llvm::json::Object &o, llvm::StringRef path,
                       llvm::StringRef key, std::string &out);
+  bool checkLowering(llvm::StringRef path, const KernelRecord &record);
 
   JSONReader &r;
 };
@@ -208,6 +207,39 @@ bool RegistryParser::requiredString(const llvm::json::Object &o,
                                     std::string &out) {
   const llvm::json::Value *v = r.required(o, path, key);
   return v && r.readString(*v, jsonField(path, key), out);
+}
+
+/// True when `name` is a non-empty run of [a-z0-9_]: the suffix of a kernel
+/// id, the name in a lowering.
+static bool isSnakeName(llvm::StringRef name) {
+  return !name.empty() && llvm::all_of(name, [](char c) {
+    return llvm::isLower(c) || llvm::isDigit(c) || c == '_';
+  });
+}
+
+bool RegistryParser::checkLowering(llvm::StringRef path,
+                                   const KernelRecord &record) {
+  llvm::StringRef lowering(record.lowering);
+  std::string backend(plan::stringifyDeviceKind(record.backend));
+  std::string source(stringifyKernelSource(record.source));
+  // Generated kernels are compiled from a schedule file of their backend;
+  // library kernels are called through a shim of their library.
+  std::string prefix, suffix, what;
+  if (record.source == KernelSource::Generated) {
+    prefix = "kernels/schedules/" + backend + "/";
+    suffix = ".mlir";
+    what = "the schedule file of a generated kernel";
+  } else {
+    prefix = "fuel_shim_" + source + "_";
+    what = "the shim entry of a library kernel";
+  }
+  if (lowering.starts_with(prefix) && lowering.ends_with(suffix) &&
+      lowering.size() > prefix.size() + suffix.size() &&
+      isSnakeName(lowering.drop_front(prefix.size()).drop_back(suffix.size())))
+    return true;
+  return r.fail(path, "expected " + what + ", '" + prefix + "<name>" + suffix +
+                          "' (name of [a-z0-9_]), got \"" + record.lowering +
+                          "\"");
 }
 
 bool RegistryParser::parseDtypes(const llvm::json::Object &o,
@@ -358,10 +390,8 @@ bool RegistryParser::parseRecord(const llvm::json::Value &value,
                        "." + std::string(stringifyKernelSource(out.source)) +
                        "." + std::string(plan::stringifyOpKind(out.op)) + "_";
   llvm::StringRef id(out.id);
-  bool wellFormed = id.starts_with(prefix) && id.size() > prefix.size() &&
-                    llvm::all_of(id.drop_front(prefix.size()), [](char c) {
-                      return llvm::isLower(c) || llvm::isDigit(c) || c == '_';
-                    });
+  bool wellFormed =
+      id.starts_with(prefix) && isSnakeName(id.drop_front(prefix.size()));
   if (!wellFormed)
     return r.fail(jsonField(path, "id"),
                   "expected an id of the form '" + prefix +
@@ -451,6 +481,10 @@ bool RegistryParser::parseRecord(const llvm::json::Value &value,
                   "expected a non-empty schedule (the codegen schedule or the "
                   "library call)");
 
+  if (!requiredString(*o, path, "lowering", out.lowering) ||
+      !checkLowering(jsonField(path, "lowering"), out))
+    return false;
+
   out.revision = out.computeRevision();
   return true;
 }
@@ -466,7 +500,7 @@ bool RegistryParser::parse(const llvm::json::Value &root,
   std::optional<int64_t> v = version->getAsInteger();
   if (!v || *v != kRegistryFormatVersion)
     return r.fail("$.version", "unsupported registry version " +
-                                   detail::describeJSON(*version) +
+                                   describeJSON(*version) +
                                    " (this fuel reads " +
                                    llvm::Twine(kRegistryFormatVersion) + ")");
   const llvm::json::Value *kernelsValue = r.required(*top, "$", "kernels");

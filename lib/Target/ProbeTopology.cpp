@@ -9,9 +9,8 @@
 
 #include "fuel/Target/TopologyFile.h"
 
-#include "JSONReader.h"
-
 #include "fuel/Probe/Probe.h"
+#include "fuel/Target/JSONReader.h"
 
 #include "llvm/Support/Error.h"
 
@@ -49,7 +48,7 @@ static DeviceInfo hostFromProbe(const probe::ProbedDevice &cpu,
     if (clock <= 0) {
       clock = c.cpuClockGHz;
       note(notes, "topology: cpu clock unknown; assuming " +
-                      detail::formatDouble(c.cpuClockGHz) + " GHz");
+                      formatDouble(c.cpuClockGHz) + " GHz");
     }
     uint32_t bits = cpu.vectorBits;
     if (!bits) {
@@ -67,7 +66,7 @@ static DeviceInfo hostFromProbe(const probe::ProbedDevice &cpu,
   } else {
     host.bytesPerNs = c.cpuBytesPerNs;
     note(notes, "topology: host memory bandwidth is not observable; using " +
-                    detail::formatDouble(c.cpuBytesPerNs) + " B/ns");
+                    formatDouble(c.cpuBytesPerNs) + " B/ns");
   }
   host.dispatchOverheadNs = c.cpuDispatchOverheadNs;
   host.memoryBytes = cpu.memoryBytes;

@@ -9,9 +9,8 @@
 
 #include "fuel/Target/TopologyFile.h"
 
-#include "JSONReader.h"
-
 #include "fuel/Target/ElementType.h"
+#include "fuel/Target/JSONReader.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -24,9 +23,6 @@
 
 namespace fuel::target {
 
-using detail::jsonField;
-using detail::jsonIndex;
-using detail::JSONReader;
 using plan::Device;
 using plan::DeviceInfo;
 using plan::DeviceKind;
@@ -151,8 +147,8 @@ bool TopologyParser::parseDevice(const llvm::json::Value &value,
     if (!r.readUInt(*v, p, "a power of two (bytes)", out.alignment))
       return false;
     if (!llvm::isPowerOf2_64(out.alignment))
-      return r.fail(p, "expected a power of two (bytes), got " +
-                           detail::describeJSON(*v));
+      return r.fail(p,
+                    "expected a power of two (bytes), got " + describeJSON(*v));
   }
   return true;
 }
@@ -224,8 +220,8 @@ bool TopologyParser::parse(const llvm::json::Value &root, Topology &out) {
                            llvm::Twine(kTopologyFormatVersion) + ")");
   std::optional<int64_t> v = version->getAsInteger();
   if (!v)
-    return r.fail("$.version", "expected an integer version, got " +
-                                   detail::describeJSON(*version));
+    return r.fail("$.version",
+                  "expected an integer version, got " + describeJSON(*version));
   if (*v != kTopologyFormatVersion)
     return r.fail("$.version", "unsupported topology version " +
                                    llvm::Twine(*v) + " (this fuel reads " +
@@ -316,7 +312,7 @@ std::string printTopologyJSON(const Topology &input) {
   llvm::json::OStream j(os, /*IndentSize=*/2);
   auto rawDouble = [&](llvm::StringRef key, double v) {
     j.attributeBegin(key);
-    j.rawValue(detail::formatDouble(v));
+    j.rawValue(formatDouble(v));
     j.attributeEnd();
   };
   j.object([&] {

@@ -1,5 +1,6 @@
 // RUN: fuel-opt %s --fuel-form-nodes --fuel-import-plan=file=%S/Inputs/import-plan-mismatch.json -verify-diagnostics -o /dev/null
 // RUN: not fuel-opt %s --fuel-form-nodes --fuel-import-plan=file=%S/Inputs/import-plan-malformed.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=MALFORMED
+// RUN: not fuel-opt %s --fuel-form-nodes --fuel-import-plan=file=%S/Inputs/import-plan-duplicate-key.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=DUPLICATE-KEY
 // RUN: not fuel-opt %s --fuel-form-nodes --fuel-import-plan=file=%S/Inputs/import-plan-version.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=VERSION
 // RUN: not fuel-opt %s --fuel-form-nodes --fuel-import-plan=file=%S/Inputs/import-plan-no-version.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-VERSION
 // RUN: not fuel-opt %s --fuel-form-nodes --fuel-import-plan=file=%S/Inputs/import-plan-bad-device.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEVICE
@@ -30,6 +31,10 @@ module {
 
 // Tests that malformed JSON is reported with the file, line and column.
 // MALFORMED: error: malformed plan file {{.*}}import-plan-malformed.json:4:18: Expected , or } after object property
+
+// Tests that a key given twice in one object is refused, not resolved
+// silently in favour of one of them.
+// DUPLICATE-KEY: error: malformed plan file {{.*}}import-plan-duplicate-key.json:7:57: duplicate key "placement" (each key may appear once per object)
 
 // Tests that a plan of a format version this build does not know (it
 // reads 1 and 2), or of none, is refused.

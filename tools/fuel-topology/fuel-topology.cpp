@@ -13,7 +13,6 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -63,7 +62,7 @@ int main(int argc, char **argv) {
     outs() << fuel::target::printTopologyJSON(*topology);
     break;
   case OutputForm::Hash:
-    outs() << format_hex(topology->contentHash(), 18) << "\n";
+    outs() << fuel::plan::formatHash(topology->contentHash()) << "\n";
     break;
   case OutputForm::Attr: {
     mlir::MLIRContext ctx;

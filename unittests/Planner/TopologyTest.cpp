@@ -170,4 +170,11 @@ TEST(TopologyTest, HashIgnoresOrderAndName) {
   EXPECT_NE(changed.contentHash(), a.contentHash());
 }
 
+TEST(TopologyTest, FormatHash) {
+  // Always sixteen digits, so hashes line up and compare as text.
+  EXPECT_EQ(formatHash(0), "0x0000000000000000");
+  EXPECT_EQ(formatHash(0xc0ffee), "0x0000000000c0ffee");
+  EXPECT_EQ(formatHash(~uint64_t(0)), "0xffffffffffffffff");
+}
+
 } // namespace

@@ -205,6 +205,9 @@ TEST(KernelRegistry, Revisions) {
   changed = r;
   changed.priority += 1;
   EXPECT_NE(changed.computeRevision(), base);
+  changed = r;
+  changed.lowering = "kernels/schedules/cpu/matmul_v2.mlir";
+  EXPECT_NE(changed.computeRevision(), base);
 }
 
 /// The embedded registry with its records in a shuffled order.
@@ -262,7 +265,8 @@ std::string registryWith(llvm::StringRef patch, bool twice = false) {
                             {"workspace_bytes", 0},
                             {"priority", 0},
                             {"cost", "matmul"},
-                            {"schedule", "naive"}};
+                            {"schedule", "naive"},
+                            {"lowering", "kernels/schedules/cpu/matmul.mlir"}};
   llvm::Expected<llvm::json::Value> p = llvm::json::parse(patch);
   EXPECT_TRUE(bool(p));
   for (auto &kv : *p->getAsObject()) {
@@ -290,6 +294,11 @@ std::string registryError(const std::string &text) {
 
 TEST(KernelRegistryErrors, BaseRecordIsValid) {
   EXPECT_EQ(registryError(registryWith("{}")), "");
+  // A library kernel is lowered to a shim entry of its library.
+  EXPECT_EQ(registryError(registryWith(
+                R"({"source": "openblas", "id": "cpu.openblas.matmul_f32",
+                    "lowering": "fuel_shim_openblas_sgemm"})")),
+            "");
 }
 
 TEST(KernelRegistryErrors, Messages) {
@@ -377,7 +386,30 @@ TEST(KernelRegistryErrors, Messages) {
        "$.kernels[0].shedule: unknown key (expected one of: id, op, dtype, "
        "dtypes, backend, source, caps, precision, precision_note, "
        "efficiency_compute, efficiency_memory, overhead_ns, workspace_bytes, "
-       "priority, cost, schedule)"},
+       "priority, cost, schedule, lowering)"},
+      {R"({"lowering": null})", "$.kernels[0]: missing key \"lowering\""},
+      {R"({"lowering": 1})", "$.kernels[0].lowering: expected a string, got 1"},
+      {R"({"lowering": "kernels/schedules/cuda/matmul.mlir"})",
+       "$.kernels[0].lowering: expected the schedule file of a generated "
+       "kernel, 'kernels/schedules/cpu/<name>.mlir' (name of [a-z0-9_]), got "
+       "\"kernels/schedules/cuda/matmul.mlir\""},
+      {R"({"lowering": "kernels/schedules/cpu/.mlir"})",
+       "$.kernels[0].lowering: expected the schedule file of a generated "
+       "kernel, 'kernels/schedules/cpu/<name>.mlir' (name of [a-z0-9_]), got "
+       "\"kernels/schedules/cpu/.mlir\""},
+      {R"({"lowering": "kernels/schedules/cpu/Matmul.mlir"})",
+       "$.kernels[0].lowering: expected the schedule file of a generated "
+       "kernel, 'kernels/schedules/cpu/<name>.mlir' (name of [a-z0-9_]), got "
+       "\"kernels/schedules/cpu/Matmul.mlir\""},
+      {R"({"source": "openblas", "id": "cpu.openblas.matmul_f32"})",
+       "$.kernels[0].lowering: expected the shim entry of a library kernel, "
+       "'fuel_shim_openblas_<name>' (name of [a-z0-9_]), got "
+       "\"kernels/schedules/cpu/matmul.mlir\""},
+      {R"({"source": "openblas", "id": "cpu.openblas.matmul_f32",
+           "lowering": "fuel_shim_blis_sgemm"})",
+       "$.kernels[0].lowering: expected the shim entry of a library kernel, "
+       "'fuel_shim_openblas_<name>' (name of [a-z0-9_]), got "
+       "\"fuel_shim_blis_sgemm\""},
   };
   for (const Case &c : cases)
     EXPECT_EQ(registryError(registryWith(c.patch)),

@@ -11,7 +11,7 @@
 #include "fuel/Planner/Admission.h"
 #include "fuel/Planner/Error.h"
 #include "fuel/Planner/PrecisionRules.h"
-#include "fuel/Target/KernelRegistry.h"
+#include "fuel/Target/Candidates.h"
 
 #include "gtest/gtest.h"
 
@@ -26,24 +26,16 @@ const std::vector<Device> kDevices = {Device::cpu(), Device::cuda(0),
 
 /// One candidate per registry record for (op, f32) on every device.
 std::vector<Candidate> enumerate(OpKind op) {
-  std::vector<Candidate> out;
-  std::vector<std::string> dtypes = {"f32", "f32", "f32"};
-  for (Device device : kDevices) {
-    for (const target::KernelRecord *record :
-         target::KernelRegistry::get().lookup(op, dtypes, device.kind)) {
-      Candidate c;
-      c.kernelId = record->id;
-      c.device = device;
-      c.caps = record->caps;
-      c.precision = record->precision;
-      c.kernelSource =
-          std::string(target::stringifyKernelSource(record->source));
-      c.registryPriority = record->priority;
-      c.timeNs = 1000;
-      c.normalize();
-      out.push_back(std::move(c));
-    }
-  }
+  target::CandidateQuery query;
+  query.op = op;
+  query.dtypes = {"f32", "f32", "f32"};
+  std::vector<AdmittedDevice> admitted;
+  for (Device d : kDevices)
+    admitted.push_back({d, false});
+  std::vector<Candidate> out =
+      target::buildCandidates(target::KernelRegistry::get(), query, admitted);
+  for (Candidate &c : out)
+    c.timeNs = 1000;
   return out;
 }
 

@@ -99,6 +99,11 @@ struct Topology {
   uint64_t contentHash() const;
 };
 
+/// The one spelling of a 64-bit hash (topology content hashes, kernel
+/// revisions): `0x` and sixteen lower-case hexadecimal digits, e.g.
+/// "0x00c0ffee00c0ffee".
+std::string formatHash(uint64_t hash);
+
 } // namespace fuel::plan
 
 #endif // FUEL_PLANNER_TOPOLOGY_H

@@ -101,8 +101,13 @@ struct KernelRecord {
   /// Name of the cost function (CostModel.h); it prices this op kind.
   std::string costFunction;
   /// The codegen schedule (generated kernels) or the library call (library
-  /// kernels); hashed into the revision.
+  /// kernels), in words; hashed into the revision.
   std::string schedule;
+  /// What lowering turns the record into: for a generated kernel its
+  /// schedule file, `kernels/schedules/<backend>/<name>.mlir`; for a library
+  /// kernel the runtime's shim entry, `fuel_shim_<source>_<name>` (names of
+  /// [a-z0-9_]). Part of canonicalText(), so it enters the revision.
+  std::string lowering;
   /// SEMANTICS §1 revision hash; computed when the registry is parsed.
   uint64_t revision = 0;
 

@@ -12,6 +12,7 @@
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Planner/Numbers.h"
 #include "fuel/Planner/PrecisionRules.h"
+#include "fuel/Planner/SizeClass.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -19,7 +20,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h" // used by the generated attribute parser
-#include "llvm/Support/Format.h"
 
 #include <cmath>
 #include <set>
@@ -107,17 +107,6 @@ static ParseResult parseEqInt(AsmParser &parser, int64_t &value) {
 /// Parses `= <integer>` into an unsigned 64-bit value (hex allowed).
 static ParseResult parseEqUInt(AsmParser &parser, uint64_t &value) {
   return failure(parser.parseEqual() || parser.parseInteger(value));
-}
-
-/// `0x` followed by at least `digits` hexadecimal digits.
-static std::string hexString(uint64_t value, unsigned digits) {
-  std::string s;
-  llvm::raw_string_ostream(s) << llvm::format_hex(value, digits + 2);
-  return s;
-}
-
-static void printHex(AsmPrinter &printer, uint64_t value, unsigned digits) {
-  printer << hexString(value, digits);
 }
 
 //===----------------------------------------------------------------------===//
@@ -615,7 +604,7 @@ void DecisionAttr::print(AsmPrinter &printer) const {
   printer << "<op = " << stringifyOpKind(getOpKind()) << ", dtype = ";
   printer.printType(getDtype());
   printer << ", size_class = ";
-  printHex(printer, getSizeClass(), 6);
+  printer << ::fuel::plan::formatSizeClass(getSizeClass());
   printer << ", device = ";
   getDevice().printBare(printer);
   printer << '>';
@@ -877,7 +866,7 @@ void CandidateAttr::print(AsmPrinter &printer) const {
   }
   if (getRevision() != 0) {
     printer << ", revision = ";
-    printHex(printer, getRevision(), 16);
+    printer << ::fuel::plan::formatHash(getRevision());
   }
   if (getPriority() != 0)
     printer << ", priority = " << getPriority();
@@ -1210,9 +1199,9 @@ LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "invalid topology: " << problem;
   uint64_t expected = topology.contentHash();
   if (hash != expected)
-    return emitError() << "topology hash " << hexString(hash, 16)
+    return emitError() << "topology hash " << ::fuel::plan::formatHash(hash)
                        << " does not match its content (expected "
-                       << hexString(expected, 16) << ")";
+                       << ::fuel::plan::formatHash(expected) << ")";
   return success();
 }
 
@@ -1302,7 +1291,7 @@ Attribute TopologyAttr::parse(AsmParser &parser, Type) {
 
 void TopologyAttr::print(AsmPrinter &printer) const {
   printer << "<hash = ";
-  printHex(printer, getHash(), 16);
+  printer << ::fuel::plan::formatHash(getHash());
   printer << ", devices = [";
   llvm::interleaveComma(getDevices(), printer,
                         [&](DeviceInfoAttr d) { d.print(printer); });

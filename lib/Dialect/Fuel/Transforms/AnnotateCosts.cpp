@@ -4,7 +4,10 @@
 // comes from its registry record's cost function over the node's shape
 // figures; its time from the stamped topology's rates scaled by the
 // record's efficiencies (fuel::plan::kernelTime); its footprint from the
-// node's operand and result bytes plus the record's workspace.
+// node's operand and result bytes plus the record's workspace. The pricing
+// is fuel::target::priceCandidate's; this pass reads the node's figures,
+// takes the registry from the context (Passes.h, getKernelRegistry) and
+// writes the priced set.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,9 +16,8 @@
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Dialect/Fuel/Transforms/NodeAnalysis.h"
 #include "fuel/Dialect/Fuel/Transforms/PlanState.h"
-#include "fuel/Planner/CostModel.h"
 #include "fuel/Planner/Numbers.h"
-#include "fuel/Target/KernelRegistry.h"
+#include "fuel/Target/Candidates.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -54,51 +56,30 @@ struct Priced {
 } // namespace
 
 /// Prices `set` for a node with `facts` and the given operand and result
-/// bytes on `topology`.
-static Priced price(MLIRContext *ctx, AlternativeSetAttr set,
-                    const NodeFacts &facts, uint64_t operandBytes,
-                    uint64_t resultBytes, const plan::Topology &topology) {
-  const target::KernelRegistry &registry = target::KernelRegistry::get();
+/// bytes on `topology`, from the records of `registry`.
+static Priced price(MLIRContext *ctx, const target::KernelRegistry &registry,
+                    AlternativeSetAttr set, const NodeFacts &facts,
+                    uint64_t operandBytes, uint64_t resultBytes,
+                    const plan::Topology &topology) {
   std::vector<plan::Candidate> candidates = toPlan(set);
-  std::string dtype = facts.dtypes.principal();
+  target::PricingQuery query;
+  query.cost = facts.costQuery;
+  query.dtype = facts.dtypes.principal();
+  query.operandBytes = operandBytes;
+  query.resultBytes = resultBytes;
   Priced out;
   for (plan::Candidate &c : candidates) {
-    const target::KernelRecord *record = registry.find(c.kernelId);
-    if (!record) {
-      out.error = "candidate '" + c.kernelId +
-                  "' names no kernel of the registry; re-run "
-                  "fuel-enumerate-candidates";
+    llvm::Expected<std::string> priors =
+        target::priceCandidate(registry, topology, query, c);
+    if (!priors) {
+      out.error = llvm::toString(priors.takeError());
       return out;
     }
-    const plan::DeviceInfo *info = topology.find(c.device);
-    if (!info) {
-      out.error = "candidate '" + c.kernelId + "' is on device '" +
-                  c.device.str() + "', which the topology does not have";
-      return out;
-    }
-    llvm::Expected<target::StaticCost> cost = record->cost(facts.costQuery);
-    if (!cost) {
-      out.error = "cannot price '" + c.kernelId +
-                  "': " + llvm::toString(cost.takeError());
-      return out;
-    }
-    plan::KernelTime time =
-        plan::kernelTime(*info, dtype, {cost->flops, cost->bytes},
-                         {record->efficiencyCompute, record->efficiencyMemory,
-                          record->overheadNs});
-    plan::Footprint fp = plan::footprint(c.device, operandBytes, resultBytes,
-                                         record->workspaceBytes);
-    c.cost = {cost->flops, cost->bytes, record->overheadNs};
-    c.timeNs = time.timeNs;
-    c.timeSource = plan::TimeSource::Static;
-    c.hostBytes = fp.hostBytes;
-    c.deviceBytes = fp.deviceBytes;
     ++out.numPriced;
-    if (time.usedPrior()) {
+    if (!priors->empty()) {
       ++out.numPriors;
-      std::string line = plan::describePriors(*info, dtype, time);
-      if (!llvm::is_contained(out.priors, line))
-        out.priors.push_back(line);
+      if (!llvm::is_contained(out.priors, *priors))
+        out.priors.push_back(std::move(*priors));
     }
   }
   out.set = buildAlternatives(ctx, set.getDecision(), candidates);
@@ -115,6 +96,7 @@ void AnnotateCostsPass::runOnOperation() {
   const PlanContext *planCtx = &**context;
   auto nodes = func.getBody().front().getOps<NodeOp>();
   MLIRContext *ctx = &getContext();
+  const target::KernelRegistry &registry = getKernelRegistry(ctx);
 
   llvm::StringMap<Priced> memo;
   llvm::StringSet<> warned;
@@ -160,7 +142,7 @@ void AnnotateCostsPass::runOnOperation() {
     }
     auto it = memo.find(key);
     if (it == memo.end())
-      it = memo.try_emplace(key, price(ctx, set, *facts, operandBytes,
+      it = memo.try_emplace(key, price(ctx, registry, set, *facts, operandBytes,
                                        resultBytes, planCtx->topology))
                .first;
     const Priced &result = it->second;

@@ -12,8 +12,6 @@
 #include "fuel/Planner/PrecisionRules.h"
 #include "fuel/Target/TopologyFile.h"
 
-#include "llvm/Support/Format.h"
-
 namespace mlir::fuel {
 #define GEN_PASS_DEF_FUELATTACHTOPOLOGYPASS
 #include "fuel/Dialect/Fuel/Transforms/Passes.h.inc"
@@ -63,15 +61,11 @@ struct AttachTopologyPass
       }
       topologyAttr = TopologyAttr::fromPlan(ctx, *resolved);
       if (existing && existing.getHash() != topologyAttr.getHash()) {
-        auto hex = [](uint64_t v) {
-          std::string s;
-          llvm::raw_string_ostream(s) << llvm::format_hex(v, 18);
-          return s;
-        };
         module.emitError()
             << "the module is already planned for topology "
-            << hex(existing.getHash()) << " but topology '" << topology
-            << "' has hash " << hex(topologyAttr.getHash())
+            << plan::formatHash(existing.getHash()) << " but topology '"
+            << topology << "' has hash "
+            << plan::formatHash(topologyAttr.getHash())
             << "; remove 'fuel.topology' to plan for another machine";
         return signalPassFailure();
       }

@@ -1,9 +1,10 @@
 //===- EnumerateCandidates.cpp - Decision context and admitted candidates -===//
 //
 // fuel-enumerate-candidates: SEMANTICS §3 steps 1-4 for every node of a
-// function. The admission table and error messages live in lib/Planner; the
-// registry in lib/Target; this pass reads the node and writes its
-// alternative set.
+// function. The admission table and error messages live in lib/Planner;
+// the registry and candidate construction from it in lib/Target; this pass
+// reads the node's facts, takes the registry from the context (Passes.h,
+// getKernelRegistry) and writes the node's alternative set.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +15,7 @@
 #include "fuel/Dialect/Fuel/Transforms/PlanState.h"
 #include "fuel/Planner/Admission.h"
 #include "fuel/Planner/Error.h"
-#include "fuel/Target/KernelRegistry.h"
+#include "fuel/Target/Candidates.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
@@ -40,19 +41,18 @@ struct EnumerateCandidatesPass
 };
 } // namespace
 
-/// The frontend coupling entries of `node` that apply on `device`, as
-/// candidate adjustments (SEMANTICS §1: enumeration copies them onto the
-/// candidates of the matching device).
-static std::vector<plan::CouplingAdjustment> couplingsOn(NodeOp node,
-                                                         plan::Device device) {
-  std::vector<plan::CouplingAdjustment> out;
+/// The frontend coupling entries of `node` that name the node's device
+/// (SEMANTICS §1: enumeration copies them onto the candidates of that
+/// device).
+static std::vector<target::NodeCoupling> nodeCouplings(NodeOp node) {
+  std::vector<target::NodeCoupling> out;
   std::optional<ArrayAttr> list = node.getCoupling();
   if (!list)
     return out;
   for (Attribute a : *list) {
     auto c = cast<CouplingAttr>(a);
-    if (c.getOn() && toPlan(c.getOn()) == device)
-      out.push_back(toPlan(c));
+    if (c.getOn())
+      out.push_back({toPlan(c.getOn()), toPlan(c)});
   }
   return out;
 }
@@ -67,7 +67,7 @@ void EnumerateCandidatesPass::runOnOperation() {
   const PlanContext *planCtx = &**context;
   auto nodes = func.getBody().front().getOps<NodeOp>();
   MLIRContext *ctx = &getContext();
-  const target::KernelRegistry &registry = target::KernelRegistry::get();
+  const target::KernelRegistry &registry = getKernelRegistry(ctx);
   PlanConfigAttr config = planCtx->config;
   std::optional<plan::Device> pipelineDevice;
   if (DeviceAttr d = config.getPinnedDevice())
@@ -144,29 +144,13 @@ void EnumerateCandidatesPass::runOnOperation() {
         continue;
       }
       // Step 3: every registry variant on every admitted device.
-      std::vector<plan::Candidate> candidates;
-      std::vector<std::string> dtypes = facts->dtypes.flat();
-      for (const plan::AdmittedDevice &a : *admitted) {
-        std::vector<plan::CouplingAdjustment> couplings =
-            couplingsOn(node, a.device);
-        for (const target::KernelRecord *r :
-             registry.lookup(kind, dtypes, a.device.kind)) {
-          plan::Candidate c;
-          c.kernelId = r->id;
-          c.caps = r->caps;
-          c.device = a.device;
-          c.precision = r->precision;
-          c.params.assign(facts->params.begin(), facts->params.end());
-          c.couplings = couplings;
-          c.kernelSource =
-              std::string(target::stringifyKernelSource(r->source));
-          c.revisionHash = r->revision;
-          c.registryPriority = r->priority;
-          c.fallback = a.fallback;
-          c.normalize();
-          candidates.push_back(std::move(c));
-        }
-      }
+      target::CandidateQuery query;
+      query.op = kind;
+      query.dtypes = facts->dtypes.flat();
+      query.params.assign(facts->params.begin(), facts->params.end());
+      query.couplings = nodeCouplings(node);
+      std::vector<plan::Candidate> candidates =
+          target::buildCandidates(registry, query, *admitted);
       // Step 4: no variant anywhere.
       if (candidates.empty()) {
         (void)emitPlanError(node,

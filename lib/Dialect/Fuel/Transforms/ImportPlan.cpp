@@ -13,6 +13,7 @@
 #include "fuel/Dialect/Fuel/Transforms/PlanExport.h"
 #include "fuel/Dialect/Fuel/Transforms/PlanState.h"
 #include "fuel/Planner/Device.h"
+#include "fuel/Target/JSONReader.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Support/FileUtilities.h"
@@ -20,7 +21,6 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Regex.h"
 
 #include <optional>
 #include <set>
@@ -36,6 +36,8 @@ namespace mlir::fuel {
 using namespace mlir;
 using namespace mlir::fuel;
 namespace plan = ::fuel::plan;
+using ::fuel::target::jsonField;
+using ::fuel::target::jsonIndex;
 
 namespace {
 /// A node entry of the file, as far as import reads it.
@@ -59,31 +61,28 @@ struct PlanFile {
   std::vector<FunctionEntry> functions;
 };
 
-/// Reads the parts of a plan file import needs, reporting the first problem
-/// with its JSON path (e.g. `functions[0].nodes[2].id`).
+/// Reads the parts of a plan file import needs with the strict JSON reader,
+/// reporting the first problem with its JSON path (e.g.
+/// `functions[0].nodes[2].id`; plan file paths start at the root's keys).
 class PlanReader {
 public:
-  PlanReader(MLIRContext *ctx) : ctx(ctx) {}
+  PlanReader(MLIRContext *ctx, ::fuel::target::JSONReader &reader)
+      : ctx(ctx), r(reader) {}
 
-  /// Fills `out` from `root`; on failure `error` says why.
+  /// Fills `out` from `root`; on failure the reader holds the error.
   bool read(const llvm::json::Value &root, PlanFile &out);
 
-  std::string error;
-
 private:
-  bool fail(const Twine &path, const Twine &message) {
-    error = (path + ": " + message).str();
-    return false;
-  }
-  const llvm::json::Object *object(const llvm::json::Value &v,
-                                   const Twine &path);
-  const llvm::json::Array *array(const llvm::json::Value *v, const Twine &path);
+  /// `o[key]` as an array; "missing" when absent.
+  const llvm::json::Array *array(const llvm::json::Object &o,
+                                 llvm::StringRef key, llvm::StringRef path);
   bool readFunction(const llvm::json::Value &v, const std::string &path,
                     FunctionEntry &out);
   bool readNode(const llvm::json::Value &v, const std::string &path,
                 NodeEntry &out);
 
   MLIRContext *ctx;
+  ::fuel::target::JSONReader &r;
 };
 
 struct ImportPlanPass
@@ -93,64 +92,39 @@ struct ImportPlanPass
 };
 } // namespace
 
-/// How an error names a JSON value in messages.
-static std::string describe(const llvm::json::Value &v) {
-  switch (v.kind()) {
-  case llvm::json::Value::Null:
-    return "null";
-  case llvm::json::Value::Boolean:
-    return *v.getAsBoolean() ? "true" : "false";
-  case llvm::json::Value::Number:
-    if (std::optional<int64_t> i = v.getAsInteger())
-      return std::to_string(*i);
-    return "a number";
-  case llvm::json::Value::String:
-    return ("\"" + *v.getAsString() + "\"").str();
-  case llvm::json::Value::Array:
-    return "an array";
-  case llvm::json::Value::Object:
-    return "an object";
-  }
-  return "a value";
+/// How an error names a present or absent value: "got ..." in messages.
+static std::string describe(const llvm::json::Value *v) {
+  return v ? ::fuel::target::describeJSON(*v) : "nothing";
 }
 
-const llvm::json::Object *PlanReader::object(const llvm::json::Value &v,
-                                             const Twine &path) {
-  if (const llvm::json::Object *o = v.getAsObject())
-    return o;
-  fail(path, "expected an object, got " + describe(v));
-  return nullptr;
-}
-
-const llvm::json::Array *PlanReader::array(const llvm::json::Value *v,
-                                           const Twine &path) {
+const llvm::json::Array *PlanReader::array(const llvm::json::Object &o,
+                                           llvm::StringRef key,
+                                           llvm::StringRef path) {
+  const llvm::json::Value *v = o.get(key);
   if (!v) {
-    fail(path, "missing");
+    r.fail(path, "missing");
     return nullptr;
   }
-  if (const llvm::json::Array *a = v->getAsArray())
-    return a;
-  fail(path, "expected an array, got " + describe(*v));
-  return nullptr;
+  return r.array(*v, path);
 }
 
 bool PlanReader::readNode(const llvm::json::Value &v, const std::string &path,
                           NodeEntry &out) {
-  const llvm::json::Object *o = object(v, path);
+  const llvm::json::Object *o = r.object(v, path);
   if (!o)
     return false;
   const llvm::json::Value *id = o->get("id");
   if (!id || !id->getAsInteger())
-    return fail(path + ".id", "expected an integer node id, got " +
-                                  (id ? describe(*id) : "nothing"));
+    return r.fail(jsonField(path, "id"),
+                  "expected an integer node id, got " + describe(id));
   out.id = *id->getAsInteger();
   const llvm::json::Value *kind = o->get("kind");
   std::optional<OpKind> parsedKind;
   if (kind && kind->getAsString())
     parsedKind = symbolizeOpKind(*kind->getAsString());
   if (!parsedKind)
-    return fail(path + ".kind", "expected an op kind, got " +
-                                    (kind ? describe(*kind) : "nothing"));
+    return r.fail(jsonField(path, "kind"),
+                  "expected an op kind, got " + describe(kind));
   out.kind = *parsedKind;
   const llvm::json::Value *placement = o->get("placement");
   if (!placement || placement->kind() == llvm::json::Value::Null)
@@ -159,43 +133,44 @@ bool PlanReader::readNode(const llvm::json::Value &v, const std::string &path,
   if (placement->getAsString())
     device = plan::Device::parse(placement->getAsString()->str());
   if (!device)
-    return fail(path + ".placement",
-                "expected a device ('cpu', 'cuda:N', 'vulkan:N') or null, "
-                "got " +
-                    describe(*placement));
+    return r.fail(jsonField(path, "placement"),
+                  "expected a device ('cpu', 'cuda:N', 'vulkan:N') or null, "
+                  "got " +
+                      describe(placement));
   out.placement = fromPlan(ctx, *device);
   return true;
 }
 
 bool PlanReader::readFunction(const llvm::json::Value &v,
                               const std::string &path, FunctionEntry &out) {
-  const llvm::json::Object *o = object(v, path);
+  const llvm::json::Object *o = r.object(v, path);
   if (!o)
     return false;
   const llvm::json::Value *name = o->get("name");
   if (!name || !name->getAsString())
-    return fail(path + ".name", "expected a function name, got " +
-                                    (name ? describe(*name) : "nothing"));
+    return r.fail(jsonField(path, "name"),
+                  "expected a function name, got " + describe(name));
   out.name = name->getAsString()->str();
-  const llvm::json::Array *nodes = array(o->get("nodes"), path + ".nodes");
+  std::string nodesPath = jsonField(path, "nodes");
+  const llvm::json::Array *nodes = array(*o, "nodes", nodesPath);
   if (!nodes)
     return false;
   std::set<int64_t> seen;
   for (auto [i, n] : llvm::enumerate(*nodes)) {
-    std::string nodePath = path + ".nodes[" + std::to_string(i) + "]";
+    std::string nodePath = jsonIndex(nodesPath, i);
     NodeEntry entry;
     if (!readNode(n, nodePath, entry))
       return false;
     if (!seen.insert(entry.id).second)
-      return fail(nodePath + ".id",
-                  "node " + Twine(entry.id) + " is listed twice");
+      return r.fail(jsonField(nodePath, "id"),
+                    "node " + Twine(entry.id) + " is listed twice");
     out.nodes.push_back(entry);
   }
   return true;
 }
 
 bool PlanReader::read(const llvm::json::Value &root, PlanFile &out) {
-  const llvm::json::Object *o = object(root, "(root)");
+  const llvm::json::Object *o = r.object(root, "(root)");
   if (!o)
     return false;
   const llvm::json::Value *version = o->get("version");
@@ -206,46 +181,30 @@ bool PlanReader::read(const llvm::json::Value &root, PlanFile &out) {
        Twine(kPlanFormatVersion))
           .str();
   if (!version)
-    return fail("version", "missing; " + readable);
+    return r.fail("version", "missing; " + readable);
   std::optional<int64_t> number = version->getAsInteger();
   if (!number || *number < kPlanFormatOldestVersion ||
       *number > kPlanFormatVersion)
-    return fail("version",
-                "unsupported version " + describe(*version) + "; " + readable);
-  if (const llvm::json::Value *hash = o->get("topology_hash")) {
-    if (!hash->getAsString())
-      return fail("topology_hash", "expected a string, got " + describe(*hash));
-    out.topologyHash = hash->getAsString()->str();
-  }
-  const llvm::json::Array *functions = array(o->get("functions"), "functions");
+    return r.fail("version",
+                  "unsupported version " + describe(version) + "; " + readable);
+  if (const llvm::json::Value *hash = o->get("topology_hash"))
+    if (!r.readString(*hash, "topology_hash", out.topologyHash))
+      return false;
+  const llvm::json::Array *functions = array(*o, "functions", "functions");
   if (!functions)
     return false;
   llvm::StringSet<> seen;
   for (auto [i, f] : llvm::enumerate(*functions)) {
-    std::string path = "functions[" + std::to_string(i) + "]";
+    std::string path = jsonIndex("functions", i);
     FunctionEntry entry;
     if (!readFunction(f, path, entry))
       return false;
     if (!seen.insert(entry.name).second)
-      return fail(path + ".name",
-                  "function '" + entry.name + "' is listed twice");
+      return r.fail(jsonField(path, "name"),
+                    "function '" + entry.name + "' is listed twice");
     out.functions.push_back(std::move(entry));
   }
   return true;
-}
-
-/// Rewrites llvm::json's "[line:col, byte=N]: message" as
-/// "file:line:col: message" (columns 1-based).
-static std::string formatParseError(StringRef file, StringRef message) {
-  static const llvm::Regex kPosition(
-      "^\\[([0-9]+):([0-9]+), byte=[0-9]+\\]: (.*)$");
-  SmallVector<StringRef, 4> groups;
-  if (!kPosition.match(message, &groups))
-    return (file + ": " + message).str();
-  // llvm::json counts the characters before the error point, so an error at
-  // the start of a line is column 0 there.
-  StringRef column = groups[2] == "0" ? "1" : groups[2];
-  return (file + ":" + groups[1] + ":" + column + ": " + groups[3]).str();
 }
 
 void ImportPlanPass::runOnOperation() {
@@ -263,19 +222,18 @@ void ImportPlanPass::runOnOperation() {
                        << "': " << message;
     return signalPassFailure();
   }
-  llvm::Expected<llvm::json::Value> json =
-      llvm::json::parse(buffer->getBuffer());
-  if (!json) {
-    module.emitError() << "malformed plan file "
-                       << formatParseError(file,
-                                           llvm::toString(json.takeError()));
+  ::fuel::target::JSONReader json(file);
+  std::optional<llvm::json::Value> root = json.parse(buffer->getBuffer());
+  if (!root) {
+    module.emitError() << "malformed plan file " << json.errorLocation() << ": "
+                       << json.errorMessage();
     return signalPassFailure();
   }
   PlanFile planFile;
-  PlanReader reader(ctx);
-  if (!reader.read(*json, planFile)) {
+  if (!PlanReader(ctx, json).read(*root, planFile)) {
     module.emitError() << "invalid plan file '" << file
-                       << "': " << reader.error;
+                       << "': " << json.errorPath() << ": "
+                       << json.errorMessage();
     return signalPassFailure();
   }
 

@@ -52,7 +52,7 @@ TopologyAttr mlir::fuel::requireTopology(ModuleOp module, StringRef purpose) {
 
 std::string mlir::fuel::formatTopologyHash(uint64_t hash) {
   std::string s;
-  llvm::raw_string_ostream(s) << llvm::format_hex(hash, 18);
+  s = plan::formatHash(hash);
   return s;
 }
 

@@ -1,14 +1,17 @@
 //===- PlanState.cpp - What planning passes share -------------------------===//
 //
-// Reading the stamped topology and configuration, and translating between
-// the fuel attributes and the planner's structs.
+// Reading the stamped topology and configuration, translating between the
+// fuel attributes and the planner's structs, and the context's kernel
+// registry.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuel/Dialect/Fuel/Transforms/PlanState.h"
 
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
+#include "fuel/Dialect/Fuel/Transforms/Passes.h"
 #include "fuel/Planner/Numbers.h"
+#include "fuel/Target/KernelRegistry.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -202,4 +205,20 @@ AlternativeSetAttr mlir::fuel::requireAlternatives(NodeOp node) {
 std::string mlir::fuel::describeNode(NodeOp node) {
   return "node " + std::to_string(node.getIdAttr().getInt()) + " (" +
          stringifyOpKind(node.getKind()).str() + ")";
+}
+
+void mlir::fuel::setKernelRegistry(
+    MLIRContext *ctx, const ::fuel::target::KernelRegistry *registry) {
+  ctx->getOrLoadDialect<FuelDialect>()->setKernelRegistry(registry);
+}
+
+const ::fuel::target::KernelRegistry &
+mlir::fuel::getKernelRegistry(MLIRContext *ctx) {
+  // Passes run in a context with the fuel dialect loaded: they declare it as
+  // a dependency, and their input holds fuel ops.
+  if (auto *dialect = ctx->getLoadedDialect<FuelDialect>())
+    if (const ::fuel::target::KernelRegistry *registry =
+            dialect->getKernelRegistry())
+      return *registry;
+  return ::fuel::target::KernelRegistry::get();
 }

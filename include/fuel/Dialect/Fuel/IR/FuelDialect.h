@@ -9,6 +9,10 @@
 
 #include "mlir/IR/Dialect.h"
 
+namespace fuel::target {
+class KernelRegistry;
+} // namespace fuel::target
+
 #include "fuel/Dialect/Fuel/IR/FuelDialect.h.inc"
 
 #endif // FUEL_DIALECT_FUEL_IR_FUELDIALECT_H

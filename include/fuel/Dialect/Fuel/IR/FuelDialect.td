@@ -56,8 +56,21 @@ def Fuel_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kPredictedNsAttrName =
         "fuel.predicted_ns";
 
+    /// The kernel registry the planning passes of this context read, or
+    /// nullptr for the one built into fuel. Planning code asks
+    /// mlir::fuel::getKernelRegistry and embedders call
+    /// mlir::fuel::setKernelRegistry (Transforms/Passes.h), which resolve
+    /// the default; the dialect only holds the pointer.
+    const ::fuel::target::KernelRegistry *getKernelRegistry() const {
+      return kernelRegistry;
+    }
+    void setKernelRegistry(const ::fuel::target::KernelRegistry *registry) {
+      kernelRegistry = registry;
+    }
+
   private:
     void registerAttributes();
+    const ::fuel::target::KernelRegistry *kernelRegistry = nullptr;
   public:
   }];
 }

@@ -1,7 +1,7 @@
 //===- Passes.h - Planning passes of the fuel dialect -----------*- C++ -*-===//
 //
-// Declarations of the fuel passes (Passes.td) and of the `fuel-plan`
-// pipeline that runs them.
+// Declarations of the fuel passes (Passes.td), of the `fuel-plan` pipeline
+// that runs them, and of the kernel registry they read.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +42,19 @@ inline llvm::cl::ValuesClass placementAlgorithmValues() {
 
 #define GEN_PASS_DECL
 #include "fuel/Dialect/Fuel/Transforms/Passes.h.inc"
+
+/// Makes the planning passes run in `ctx` (fuel-enumerate-candidates,
+/// fuel-annotate-costs and the pipelines that contain them) read `registry`
+/// instead of the one built into fuel; nullptr restores the built-in one.
+/// Loads the fuel dialect. The registry is not copied: it must outlive
+/// every pass run in `ctx` after this call. Set it before running passes,
+/// not while they run. docs/KERNELS.md shows an embedder's use.
+void setKernelRegistry(MLIRContext *ctx,
+                       const ::fuel::target::KernelRegistry *registry);
+
+/// The kernel registry the planning passes run in `ctx` read: the one set
+/// by setKernelRegistry, else fuel::target::KernelRegistry::get().
+const ::fuel::target::KernelRegistry &getKernelRegistry(MLIRContext *ctx);
 
 /// The options of the `fuel-plan` pipeline (SEMANTICS §9).
 struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {

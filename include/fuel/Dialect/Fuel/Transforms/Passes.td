@@ -146,7 +146,9 @@ def FuelEnumerateCandidatesPass
     device becomes a candidate, tagged `fallback` on fallback devices, with
     the node's op params and the coupling adjustments of its `coupling`
     clause whose `on` device matches. Costs and times are left at zero for
-    `fuel-annotate-costs`.
+    `fuel-annotate-costs`. The registry is the context's: the one built into
+    fuel unless an embedder set another with `mlir::fuel::setKernelRegistry`
+    (docs/KERNELS.md).
 
     The alternative set is rebuilt from scratch, so earlier candidates are
     replaced; candidates are listed by admitted device, then kernel id.
@@ -203,7 +205,9 @@ def FuelAnnotateCostsPass
     kernel time `max(ceil(flops / rate), ceil(bytes / bw)) + dispatch +
     variant overhead` from the stamped topology (rates scaled by the
     record's efficiencies), its time source `static`, and its footprint
-    (operand + result bytes + workspace, in the tier of its device).
+    (operand + result bytes + workspace, in the tier of its device). The
+    records are those of the context's registry, as for
+    `fuel-enumerate-candidates`.
 
     Where the topology lacks a rate the priors of SEMANTICS §3 step 6 apply,
     with one warning per (device, dtype) per function. Transfers play no part

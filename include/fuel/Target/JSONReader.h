@@ -1,17 +1,18 @@
 //===- JSONReader.h - Strict llvm::json reading with JSON paths -*- C++ -*-===//
 //
-// The small reader both data formats of lib/Target (topology files and the
-// kernel registry) use on top of llvm::json. It keeps the first error, and
-// every error names the file, then either the line and column (syntax errors,
-// from llvm::json::parse) or a JSON path in the style of llvm::json::Path
+// The one strict reader fuel's JSON formats use on top of llvm::json:
+// topology files and the kernel registry (lib/Target) and plan files
+// (fuel-import-plan). It keeps the first error, and every error names the
+// file, then either the line and column (syntax errors, from
+// llvm::json::parse) or a JSON path in the style of llvm::json::Path
 // (`$.devices[1].alignment`), then what was expected. llvm::json::Path itself
 // only carries string-literal messages, which cannot quote the offending
-// value, hence this reader. Internal to lib/Target.
+// value, hence this reader.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUEL_LIB_TARGET_JSONREADER_H
-#define FUEL_LIB_TARGET_JSONREADER_H
+#ifndef FUEL_TARGET_JSONREADER_H
+#define FUEL_TARGET_JSONREADER_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -23,9 +24,10 @@
 #include <optional>
 #include <string>
 
-namespace fuel::target::detail {
+namespace fuel::target {
 
-/// `path.key`.
+/// `path.key`, or `key` alone when `path` is empty (a format whose paths
+/// start at the root's keys).
 std::string jsonField(llvm::StringRef path, llvm::StringRef key);
 /// `path[index]`.
 std::string jsonIndex(llvm::StringRef path, size_t index);
@@ -50,8 +52,18 @@ public:
   bool fail(llvm::StringRef path, const llvm::Twine &message);
 
   bool failed() const { return error.has_value(); }
-  /// The recorded error (or success), consuming it.
+  /// The recorded error (or success) as one message, consuming it:
+  /// `<location>: error: <path>: <message>`, or `<location>: error:
+  /// <message>` for a syntax error.
   llvm::Error takeError();
+
+  /// The parts of the recorded error, for a caller that words the message
+  /// itself. The location is `<file>:<line>:<col>` for a syntax error and
+  /// `<file>` otherwise; the path is empty for a syntax error. Empty when
+  /// nothing failed.
+  llvm::StringRef errorLocation() const;
+  llvm::StringRef errorPath() const;
+  llvm::StringRef errorMessage() const;
 
   /// `value` as an object, or an error "expected an object".
   const llvm::json::Object *object(const llvm::json::Value &value,
@@ -83,10 +95,19 @@ public:
                   llvm::StringRef expectation, double &out);
 
 private:
+  /// The first error, in parts.
+  struct Failure {
+    std::string location;
+    std::string path;
+    std::string message;
+  };
+  /// Records `failure` unless an error is already recorded.
+  void record(Failure failure);
+
   std::string fileName;
-  std::optional<std::string> error;
+  std::optional<Failure> error;
 };
 
-} // namespace fuel::target::detail
+} // namespace fuel::target
 
-#endif // FUEL_LIB_TARGET_JSONREADER_H
+#endif // FUEL_TARGET_JSONREADER_H
