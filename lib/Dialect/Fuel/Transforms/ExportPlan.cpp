@@ -14,6 +14,7 @@
 #include "fuel/Dialect/Fuel/Transforms/PlanExport.h"
 #include "fuel/Dialect/Fuel/Transforms/PlanState.h"
 #include "fuel/Dialect/Fuel/Transforms/ValueFlow.h"
+#include "fuel/Planner/Topology.h"
 #include "fuel/Planner/Transfer.h"
 
 #include "llvm/Support/JSON.h"
@@ -191,7 +192,7 @@ void ExportPlanPass::runOnOperation() {
     llvm::json::OStream j(os, /*IndentSize=*/2);
     j.object([&] {
       j.attribute("version", kPlanFormatVersion);
-      j.attribute("topology_hash", formatTopologyHash(topology.getHash()));
+      j.attribute("topology_hash", plan::formatHash(topology.getHash()));
       j.attributeArray("functions", [&] {
         for (func::FuncOp func : module.getOps<func::FuncOp>())
           if (!func.isExternal())

@@ -13,6 +13,7 @@
 #include "fuel/Dialect/Fuel/Transforms/PlanExport.h"
 #include "fuel/Dialect/Fuel/Transforms/PlanState.h"
 #include "fuel/Planner/Device.h"
+#include "fuel/Planner/Topology.h"
 #include "fuel/Target/JSONReader.h"
 
 #include "mlir/IR/SymbolTable.h"
@@ -242,10 +243,10 @@ void ImportPlanPass::runOnOperation() {
   if (auto topology =
           module->getAttrOfType<TopologyAttr>(FuelDialect::kTopologyAttrName);
       topology && !planFile.topologyHash.empty() &&
-      planFile.topologyHash != formatTopologyHash(topology.getHash()))
+      planFile.topologyHash != plan::formatHash(topology.getHash()))
     module.emitWarning() << "plan file '" << file << "' was made for topology "
                          << planFile.topologyHash << ", not this module's "
-                         << formatTopologyHash(topology.getHash());
+                         << plan::formatHash(topology.getHash());
 
   // Match every entry first; pin only when all of them match.
   bool ok = true;

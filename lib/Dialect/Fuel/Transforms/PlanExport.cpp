@@ -12,7 +12,6 @@
 #include "fuel/Planner/Numbers.h"
 
 #include "mlir/Support/FileUtilities.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
@@ -48,12 +47,6 @@ TopologyAttr mlir::fuel::requireTopology(ModuleOp module, StringRef purpose) {
         << "the module has no '" << FuelDialect::kTopologyAttrName << "' "
         << purpose << "; run fuel-attach-topology (or fuel-plan) first";
   return topology;
-}
-
-std::string mlir::fuel::formatTopologyHash(uint64_t hash) {
-  std::string s;
-  s = plan::formatHash(hash);
-  return s;
 }
 
 CandidateAttr mlir::fuel::getWinner(NodeOp node) {

@@ -41,10 +41,6 @@ inline constexpr int64_t kPlanFormatOldestVersion = 1;
 LogicalResult writeOutputFile(Operation *op, StringRef file, StringRef what,
                               llvm::function_ref<void(raw_ostream &)> write);
 
-/// "0x" and 16 lowercase hex digits: how plan files and the IR spell a
-/// topology hash.
-std::string formatTopologyHash(uint64_t hash);
-
 /// The module's `fuel.topology`; when it has none, emits an error at the
 /// module saying what the topology is needed `for` (e.g. "to price its
 /// copies") and that fuel-attach-topology sets it, and returns null.
