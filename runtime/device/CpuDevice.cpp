@@ -346,13 +346,15 @@ Status CpuQueue::validate(const Command &c, const Fence *waits,
                              std::to_string(device_.pool->workspaceBytes()));
   for (size_t i = 0; i < c.numBindings; ++i) {
     const Binding &b = c.bindings[i];
-    std::string what = "dispatch: binding " + std::to_string(i);
+    // The message is built only on failure: a good submit allocates
+    // nothing.
     const auto *a = device_.find(b.buffer);
     if (!a)
-      return unknownBuffer(what.c_str(), b.buffer);
-    if (Status s = checkRange(what.c_str(), b.offset, b.length, a->size);
-        !s.isOk())
-      return s;
+      return unknownBuffer(("dispatch: binding " + std::to_string(i)).c_str(),
+                           b.buffer);
+    if (b.offset > a->size || b.length > a->size - b.offset)
+      return outOfRange(("dispatch: binding " + std::to_string(i)).c_str(),
+                        b.offset, b.length, a->size);
   }
   return Status::ok();
 }

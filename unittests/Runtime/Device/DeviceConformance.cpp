@@ -310,8 +310,9 @@ TEST_P(DeviceConformance, FencesSignalInSubmissionOrder) {
     EXPECT_TRUE(q.isSignalled(fences[i]));
     EXPECT_GT(timing[i].startNs, 0u);
     EXPECT_LE(timing[i].startNs, timing[i].endNs);
-    if (i)
+    if (i) {
       EXPECT_LE(timing[i - 1].endNs, timing[i].startNs);
+    }
   }
   EXPECT_GE(timing[0].endNs - timing[0].startNs, 20000u * 1000u);
   EXPECT_TRUE(q.isSignalled(Fence{}));
