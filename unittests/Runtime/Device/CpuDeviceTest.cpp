@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 using namespace fuel::rt;
@@ -362,4 +363,61 @@ TEST(CpuDeviceTest, RefusesAbsurdThreadCounts) {
   EXPECT_GE(all->threadCount(), 1u);
   EXPECT_TRUE(all->info().hostVisible);
   EXPECT_GT(all->info().memoryLimit, 0u);
+}
+
+namespace {
+/// The distinct threads that ran a dispatch of fuel_test_thread_id over
+/// `groups` workgroups, given its predicted time.
+std::set<uint64_t> threadsOfDispatch(CpuDevice &dev, uint32_t groups,
+                                     uint64_t predictedNs, bool waitForTwo) {
+  auto m = loadTestKernels(dev);
+  EXPECT_TRUE(m.isOk());
+  Buffer ids = *dev.allocate(8 * groups, 64), state = *dev.allocate(16, 64);
+  uint64_t zeros[2] = {0, 0};
+  EXPECT_TRUE(dev.write(state, 0, zeros, 16).isOk());
+  Binding bindings[2] = {{ids, 0, 8 * groups}, {state, 0, 16}};
+  uint32_t push[1] = {waitForTwo};
+  Command c = Command::dispatch(m->kernels[kThreadId], groups, 1, 1, bindings,
+                                2, push, 1);
+  c.predictedNs = predictedNs;
+  auto q = dev.createQueue();
+  EXPECT_TRUE(q.isOk());
+  auto f = (*q)->submit(c);
+  EXPECT_TRUE(f.isOk());
+  EXPECT_TRUE((*q)->wait(*f).isOk());
+  std::vector<uint64_t> got(groups);
+  EXPECT_TRUE(dev.read(ids, 0, got.data(), 8 * groups).isOk());
+  return std::set<uint64_t>(got.begin(), got.end());
+}
+} // namespace
+
+// A dispatch predicted under 20 us runs every workgroup on one thread; an
+// unpredicted one fans out to the workers.
+TEST(CpuDeviceTest, PredictedTimeChoosesInlineOrFanOut) {
+  auto dev = makeCpu(4);
+  ASSERT_TRUE(dev);
+  EXPECT_EQ(threadsOfDispatch(*dev, 64, kInlineDispatchNs - 1, false).size(),
+            1u);
+  EXPECT_GE(threadsOfDispatch(*dev, 64, 0, true).size(), 2u);
+  EXPECT_GE(threadsOfDispatch(*dev, 64, kInlineDispatchNs, true).size(), 2u);
+}
+
+// Destroying a queue runs what was submitted to it first.
+TEST(CpuDeviceTest, DestroyingAQueueDrainsIt) {
+  auto dev = makeCpu(2);
+  ASSERT_TRUE(dev);
+  auto m = loadTestKernels(*dev);
+  ASSERT_TRUE(m.isOk());
+  std::vector<uint32_t> out(4, 0);
+  Buffer b = *dev->importHost(out.data(), 16);
+  Binding binding{b, 0, 16};
+  uint32_t us = 20000;
+  {
+    auto q = dev->createQueue();
+    ASSERT_TRUE(q.isOk());
+    ASSERT_TRUE((*q)->submit(Command::dispatch(m->kernels[kSleep], 4, 1, 1,
+                                               &binding, 1, &us, 1))
+                    .isOk());
+  }
+  EXPECT_EQ(out, std::vector<uint32_t>(4, 1));
 }

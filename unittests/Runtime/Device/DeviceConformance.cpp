@@ -372,7 +372,7 @@ TEST_P(DeviceConformance, FailedCommandIsReportedByLaterFences) {
   ASSERT_TRUE(queue.isOk());
   Queue &q = **queue;
   Buffer keep = mustAllocate(*dev, 4), doomed = mustAllocate(*dev, 4);
-  uint32_t us = 50000;
+  uint32_t us = 200000; // Ample time to free `doomed` before the copy runs.
   Binding b{keep, 0, 4};
   auto slow = q.submit(Command::dispatch(k->sleep, 1, 1, 1, &b, 1, &us, 1));
   ASSERT_TRUE(slow.isOk());

@@ -10,6 +10,8 @@
 
 #include "fuel-c/KernelABI.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -106,4 +108,34 @@ EXPORT void fuel_test_sleep(const fuel_dispatch *d, void *workspace, uint32_t x,
   struct timespec ts = {0, (long)d->push_constants[0] * 1000L};
   nanosleep(&ts, NULL);
   ((uint32_t *)d->bindings[0])[x] = 1;
+}
+
+// ids[x] = the calling thread (pthread_self). With push[0] set, also waits
+// (up to 5 s) until a second thread has run a workgroup, so a test can
+// check that a dispatch fans out without depending on timing.
+// Bindings: ids (uint64 per workgroup), state (uint64[2]: first thread,
+// a second thread seen).
+EXPORT void fuel_test_thread_id(const fuel_dispatch *d, void *workspace,
+                                uint32_t x, uint32_t y, uint32_t z) {
+  (void)workspace;
+  (void)y;
+  (void)z;
+  uint64_t self = (uint64_t)pthread_self();
+  ((uint64_t *)d->bindings[0])[x] = self;
+  if (!d->push_constants || !d->push_constants[0])
+    return;
+  uint64_t *state = (uint64_t *)d->bindings[1];
+  uint64_t expected = 0;
+  if (!__atomic_compare_exchange_n(&state[0], &expected, self, 0,
+                                   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST) &&
+      expected != self)
+    __atomic_store_n(&state[1], 1, __ATOMIC_SEQ_CST);
+  struct timespec start, now;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  while (!__atomic_load_n(&state[1], __ATOMIC_SEQ_CST)) {
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec - start.tv_sec > 5)
+      return;
+    sched_yield();
+  }
 }

@@ -30,10 +30,19 @@ inline std::vector<uint8_t> readFileBytes(const std::string &path) {
 inline const std::vector<std::string> &testKernelNames() {
   static const std::vector<std::string> names = {
       "fuel_test_vadd",       "fuel_test_wgid",  "fuel_test_workspace_sum",
-      "fuel_test_deep_stack", "fuel_test_empty", "fuel_test_sleep"};
+      "fuel_test_deep_stack", "fuel_test_empty", "fuel_test_sleep",
+      "fuel_test_thread_id"};
   return names;
 }
-enum TestKernel { kVadd, kWgid, kWorkspaceSum, kDeepStack, kEmpty, kSleep };
+enum TestKernel {
+  kVadd,
+  kWgid,
+  kWorkspaceSum,
+  kDeepStack,
+  kEmpty,
+  kSleep,
+  kThreadId
+};
 
 /// Loads TestKernels.c's module from its bytes.
 inline StatusOr<ModuleHandle> loadTestKernels(Device &device) {

@@ -37,17 +37,33 @@ struct Seen {
 };
 
 // bindings[0]: a Seen; records the workspace and thread of each workgroup
-// and writes the whole workspace (its declared size is push[0]).
+// and writes the whole workspace (its declared size is push[0]); see
+// below for push[1].
 void recordKernel(const fuel_dispatch *d, void *ws, uint32_t, uint32_t,
                   uint32_t) {
   auto *seen = static_cast<Seen *>(d->bindings[0]);
   std::memset(ws, 0xab, d->push_constants[0]);
-  std::this_thread::sleep_for(std::chrono::microseconds(200));
-  std::lock_guard<std::mutex> lock(seen->mu);
-  seen->workspaces.insert(ws);
-  seen->threads.insert(std::this_thread::get_id());
-  if (reinterpret_cast<uintptr_t>(ws) % FUEL_WORKSPACE_ALIGNMENT)
-    seen->misaligned = true;
+  {
+    std::lock_guard<std::mutex> lock(seen->mu);
+    seen->workspaces.insert(ws);
+    seen->threads.insert(std::this_thread::get_id());
+    if (reinterpret_cast<uintptr_t>(ws) % FUEL_WORKSPACE_ALIGNMENT)
+      seen->misaligned = true;
+  }
+  // With push[1] set, hold the workgroup until a second thread has taken
+  // part (or 5 s pass): a pool whose workers never join fails the test
+  // instead of passing by luck, and a loaded machine cannot make it flaky.
+  if (d->push_constants[1]) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (std::chrono::steady_clock::now() < deadline) {
+      {
+        std::lock_guard<std::mutex> lock(seen->mu);
+        if (seen->threads.size() >= 2)
+          return;
+      }
+      std::this_thread::yield();
+    }
+  }
 }
 
 std::unique_ptr<ThreadPool> makePool(unsigned workers, uint64_t ws = 0) {
@@ -97,7 +113,7 @@ TEST(ThreadPoolTest, WorkspacesArePerThreadAndAligned) {
   ASSERT_TRUE(callerWs.reserve(4096).isOk());
   Seen seen;
   void *bindings[1] = {&seen};
-  uint32_t push[1] = {4096};
+  uint32_t push[2] = {4096, 1};
   fuel_dispatch d{bindings, push, {64, 1, 1}};
   pool->run(recordKernel, d, callerWs.data(), false);
   EXPECT_FALSE(seen.misaligned);
@@ -116,7 +132,7 @@ TEST(ThreadPoolTest, InlineRunsStayOnTheCaller) {
   ASSERT_TRUE(ws.reserve(64).isOk());
   Seen seen;
   void *bindings[1] = {&seen};
-  uint32_t push[1] = {64};
+  uint32_t push[2] = {64, 0};
   fuel_dispatch d{bindings, push, {16, 1, 1}};
   pool->run(recordKernel, d, ws.data(), /*inlineOnly=*/true);
   EXPECT_EQ(seen.threads.size(), 1u);
@@ -163,7 +179,7 @@ TEST(ThreadPoolTest, SleepingWorkersWakeUp) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5)); // > 50 µs
     Seen seen;
     void *bindings[1] = {&seen};
-    uint32_t push[1] = {64};
+    uint32_t push[2] = {64, 1};
     fuel_dispatch d{bindings, push, {24, 1, 1}};
     pool->run(recordKernel, d, ws.data(), false);
     EXPECT_GE(seen.threads.size(), 2u) << "workers did not join";
