@@ -158,6 +158,8 @@ public:
     std::vector<uint64_t> kernels;
   };
 
+  ~Impl();
+
   DeviceInfo info;
   std::unique_ptr<ThreadPool> pool;
   unsigned threads = 1;
@@ -205,7 +207,8 @@ constexpr size_t kMaxWaits = 8;
 
 class CpuQueue final : public Queue {
 public:
-  explicit CpuQueue(CpuDevice::Impl &device) : device_(device) {}
+  explicit CpuQueue(std::shared_ptr<CpuDevice::Impl> device)
+      : keepAlive_(std::move(device)), device_(*keepAlive_) {}
   ~CpuQueue() override;
 
   Status start();
@@ -227,6 +230,9 @@ private:
   Status execute(const Slot &slot);
   Status validate(const Command &c, const Fence *waits, size_t numWaits);
 
+  // The queue shares the device's state, so a queue that outlives its
+  // CpuDevice still drains safely.
+  std::shared_ptr<CpuDevice::Impl> keepAlive_;
   CpuDevice::Impl &device_;
   pthread_t thread_{};
   bool started_ = false;
@@ -550,19 +556,21 @@ Status CpuQueue::finish() {
 // The device
 //===----------------------------------------------------------------------===//
 
-CpuDevice::CpuDevice(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+CpuDevice::CpuDevice(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
-CpuDevice::~CpuDevice() {
-  for (auto &[id, m] : impl_->modules)
+CpuDevice::~CpuDevice() = default;
+
+CpuDevice::Impl::~Impl() {
+  for (auto &[id, m] : modules)
     dlclose(m.handle);
-  for (auto &[id, a] : impl_->buffers)
+  for (auto &[id, a] : buffers)
     if (!a.imported)
       std::free(a.data);
 }
 
 StatusOr<std::unique_ptr<CpuDevice>>
 CpuDevice::create(const CpuDeviceOptions &options) {
-  auto impl = std::make_unique<Impl>();
+  auto impl = std::make_shared<Impl>();
   unsigned threads = options.threads;
   if (threads == 0) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -854,7 +862,7 @@ Status CpuDevice::reserveWorkspace(uint64_t bytes) {
 }
 
 StatusOr<std::unique_ptr<Queue>> CpuDevice::createQueue() {
-  auto queue = std::make_unique<CpuQueue>(*impl_);
+  auto queue = std::make_unique<CpuQueue>(impl_);
   if (Status s = queue->start(); !s.isOk())
     return s;
   return std::unique_ptr<Queue>(std::move(queue));

@@ -70,8 +70,10 @@ public:
   class Impl;
 
 private:
-  explicit CpuDevice(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
+  explicit CpuDevice(std::shared_ptr<Impl> impl);
+  // Shared with the device's queues: buffers, modules and the pool live
+  // until the device and every queue of it are gone.
+  std::shared_ptr<Impl> impl_;
 };
 
 /// The directory shims are installed in: the directory of the file that

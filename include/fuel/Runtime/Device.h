@@ -237,7 +237,8 @@ public:
   /// so that no dispatch allocates. Must not race with running commands.
   virtual Status reserveWorkspace(uint64_t bytes) = 0;
 
-  /// A new queue. Queues hold no device memory.
+  /// A new queue. Queues hold no device memory; a queue keeps the state it
+  /// needs alive, so it may be destroyed after its device.
   virtual StatusOr<std::unique_ptr<Queue>> createQueue() = 0;
 };
 

@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <dlfcn.h>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -62,6 +63,8 @@ TEST(CpuDeviceTest, LoadsModuleFromMemoryAndUnloads) {
   ASSERT_TRUE(m.isOk()) << m.status().message();
   ASSERT_EQ(m->kernels.size(), testKernelNames().size());
   EXPECT_NE(procMaps().find("memfd:fuel-module"), std::string::npos);
+  // RTLD_LOCAL: the module's symbols are not visible to the process.
+  EXPECT_EQ(dlsym(RTLD_DEFAULT, "fuel_test_vadd"), nullptr);
   // The same bytes load a second, independent time.
   auto again = loadTestKernels(*dev);
   ASSERT_TRUE(again.isOk()) << again.status().message();
@@ -420,4 +423,25 @@ TEST(CpuDeviceTest, DestroyingAQueueDrainsIt) {
                     .isOk());
   }
   EXPECT_EQ(out, std::vector<uint32_t>(4, 1));
+}
+
+// A queue may outlive its device: it still drains, then releases the
+// device's state.
+TEST(CpuDeviceTest, QueueMayOutliveItsDevice) {
+  auto dev = makeCpu(2);
+  ASSERT_TRUE(dev);
+  auto m = loadTestKernels(*dev);
+  ASSERT_TRUE(m.isOk());
+  std::vector<uint32_t> out(2, 0);
+  Buffer b = *dev->importHost(out.data(), 8);
+  Binding binding{b, 0, 8};
+  uint32_t us = 20000;
+  auto q = dev->createQueue();
+  ASSERT_TRUE(q.isOk());
+  auto f = (*q)->submit(
+      Command::dispatch(m->kernels[kSleep], 2, 1, 1, &binding, 1, &us, 1));
+  ASSERT_TRUE(f.isOk());
+  dev.reset();
+  EXPECT_TRUE((*q)->wait(*f).isOk());
+  EXPECT_EQ(out, std::vector<uint32_t>(2, 1));
 }
