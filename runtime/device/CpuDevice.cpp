@@ -26,6 +26,7 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <mutex>
+#include <new>
 #include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
@@ -635,7 +636,13 @@ StatusOr<Buffer> CpuDevice::allocate(uint64_t size, uint64_t alignment) {
                          "allocate: out of host memory for " +
                              std::to_string(size) + " bytes");
   uint64_t id = newId();
-  impl_->buffers[id] = Impl::Allocation{p, size, false};
+  try {
+    impl_->buffers[id] = Impl::Allocation{p, size, false};
+  } catch (const std::bad_alloc &) {
+    std::free(p);
+    return Status::error(StatusCode::ResourceExhausted,
+                         "allocate: out of host memory for the registry");
+  }
   impl_->allocated += size;
   return Buffer{id};
 }
