@@ -141,7 +141,8 @@ inline constexpr uint64_t kInlineDispatchNs = 20000;
 class Queue;
 
 /// A point in a queue's submission order. A queue's fences signal in the
-/// order they were returned; value 0 of any queue is always signalled.
+/// order they were returned; value 0 of any queue is always signalled. A
+/// fence may be waited on (or listed as a wait) while its queue exists.
 struct Fence {
   const Queue *queue = nullptr;
   uint64_t value = 0;
