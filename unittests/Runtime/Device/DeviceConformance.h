@@ -1,0 +1,50 @@
+//===- DeviceConformance.h - One test suite for every device ----*- C++ -*-===//
+//
+// The device conformance suite, written once against fuel/Runtime/Device.h
+// and instantiated per device (CPU now; Vulkan on lavapipe and CUDA with
+// their backends). A device provides a factory and its build of the
+// conformance kernels, which behave like TestKernels.c's vadd, wgid and
+// sleep.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUEL_UNITTESTS_RUNTIME_DEVICE_DEVICECONFORMANCE_H
+#define FUEL_UNITTESTS_RUNTIME_DEVICE_DEVICECONFORMANCE_H
+
+#include "fuel/Runtime/Device.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <string>
+
+namespace fuel::rt::test {
+
+/// The kernels every device's conformance build provides:
+/// - vadd: bindings a, b, c (f32), push n, block; workgroup x adds block x.
+/// - wgid: bindings out, count (u32); out[i] = 1 + x + 1000y + 1000000z and
+///   count[i] += 1 at the linear id i.
+/// - sleep: binding out (u32), push microseconds; waits, then out[x] = 1.
+struct ConformanceKernels {
+  ModuleHandle module;
+  Kernel vadd, wgid, sleep;
+};
+
+struct ConformanceTarget {
+  std::string name;
+  /// A device whose memory limit is `memoryLimit` (0: the device's own).
+  std::function<StatusOr<std::unique_ptr<Device>>(uint64_t memoryLimit)> create;
+  std::function<StatusOr<ConformanceKernels>(Device &)> loadKernels;
+};
+
+inline std::ostream &operator<<(std::ostream &os, const ConformanceTarget &t) {
+  return os << t.name;
+}
+
+class DeviceConformance : public ::testing::TestWithParam<ConformanceTarget> {};
+
+} // namespace fuel::rt::test
+
+#endif // FUEL_UNITTESTS_RUNTIME_DEVICE_DEVICECONFORMANCE_H
