@@ -533,8 +533,7 @@ StatusOr<HostArray> readNpyFile(const std::string &path) {
                 (have < h->dataSize ? " (truncated)" : " (trailing bytes)")));
   StatusOr<HostArray> a = HostArray::allocate(h->dtype, h->shape);
   if (!a.isOk())
-    return Status::error(a.status().code(),
-                         prefixed(path, a.status().message()));
+    return a.status().withContext(path);
   if (h->dataSize > 0 && !preadAll(f.fd, a->mutableData(), h->dataSize,
                                    static_cast<off_t>(h->dataOffset)))
     return Status::error(StatusCode::DataLoss,
@@ -603,8 +602,7 @@ Status writeNpyFile(const std::string &path, const HostArray &array,
                     int version) {
   StatusOr<std::vector<uint8_t>> bytes = encodeNpy(array, version);
   if (!bytes.isOk())
-    return Status::error(bytes.status().code(),
-                         prefixed(path, bytes.status().message()));
+    return bytes.status().withContext(path);
   std::FILE *f = std::fopen(path.c_str(), "wb");
   if (!f)
     return Status::error(
