@@ -102,14 +102,9 @@ void fillWith(void *data, int64_t n, Xoshiro256StarStar &rng, F map) {
     std::memcpy(p + static_cast<size_t>(i) * sizeof(T), &v, sizeof(T));
   }
 }
-} // namespace
 
-void fillRandom(HostArray &array, Xoshiro256StarStar &rng) {
-  void *d = array.mutableData();
-  int64_t n = array.elementCount();
-  if (!d)
-    return;
-  switch (array.dtype()) {
+void fillTyped(DType dtype, void *d, int64_t n, Xoshiro256StarStar &rng) {
+  switch (dtype) {
   case DType::F16:
     return fillWith<uint16_t>(d, n, rng, randomToF16);
   case DType::F32:
@@ -135,6 +130,30 @@ void fillRandom(HostArray &array, Xoshiro256StarStar &rng) {
   case DType::Bool:
     return fillWith<uint8_t>(d, n, rng, randomToBool);
   }
+}
+
+} // namespace
+
+Status fillRandom(HostArray &array, Xoshiro256StarStar &rng) {
+  void *d = array.mutableData();
+  int64_t n = array.elementCount();
+  if (!d)
+    return Status::error(StatusCode::FailedPrecondition,
+                         "cannot fill a view of " + array.typeString() +
+                             " with random values: views are read-only");
+  fillTyped(array.dtype(), d, n, rng);
+  return Status::ok();
+}
+
+Status fillRandomInputs(std::vector<HostArray> &inputs, uint64_t seed) {
+  Xoshiro256StarStar stream(seed);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    Xoshiro256StarStar rng = stream;
+    if (Status s = fillRandom(inputs[i], rng); !s)
+      return s.withContext("input " + std::to_string(i));
+    stream.jump();
+  }
+  return Status::ok();
 }
 
 StatusOr<uint64_t> parseRandomInputSpec(std::string_view spec) {

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace fuel::rt {
 
@@ -60,9 +61,13 @@ uint64_t randomToUnsigned(uint64_t r);
 /// i1: r >> 63, 0 or 1.
 bool randomToBool(uint64_t r);
 
-/// Fills every element of `array` (which must own its data), in C order,
-/// one draw each, from `rng`.
-void fillRandom(HostArray &array, Xoshiro256StarStar &rng);
+/// Fills every element of `array`, in C order, one draw each, from `rng`.
+/// FailedPrecondition when `array` is a view (views are read-only).
+Status fillRandom(HostArray &array, Xoshiro256StarStar &rng);
+
+/// What `--input=random:SEED` does: fills inputs[i] from
+/// randomInputStream(seed, i) for every i, jumping once per input.
+Status fillRandomInputs(std::vector<HostArray> &inputs, uint64_t seed);
 
 /// Parses `random:SEED`, SEED a decimal integer in [0, 2^64). Anything else
 /// is InvalidArgument with a message quoting `spec`.

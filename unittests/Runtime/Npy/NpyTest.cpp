@@ -140,8 +140,9 @@ TEST(NpyTest, ReadsNumpyFilesExactly) {
     EXPECT_EQ(reinterpret_cast<uintptr_t>(a->data()) % 64, 0u);
     std::vector<uint8_t> want = expectedData(f.dtype, a->elementCount());
     ASSERT_EQ(a->byteSize(), want.size());
-    if (!want.empty())
+    if (!want.empty()) {
       EXPECT_EQ(0, std::memcmp(a->data(), want.data(), want.size()));
+    }
 
     std::vector<uint8_t> bytes = slurp(inputPath(f.file));
     StatusOr<NpyHeader> h = parseNpyHeader(bytes.data(), bytes.size(), f.file);
@@ -534,10 +535,11 @@ TEST(NpyTest, SurvivesEveryByteFlip) {
       std::vector<uint8_t> f = bytes;
       f[i] ^= x;
       StatusOr<HostArray> a = parseNpy(f.data(), f.size(), "flip");
-      if (a.isOk())
+      if (a.isOk()) {
         EXPECT_LE(a->byteSize(), f.size());
-      else
+      } else {
         EXPECT_EQ(a.status().message().rfind("flip: ", 0), 0u);
+      }
     }
   }
 }

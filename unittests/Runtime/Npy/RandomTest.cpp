@@ -163,7 +163,7 @@ TEST(RandomTest, FillsEveryDTypeInOrder) {
     StatusOr<HostArray> a = HostArray::allocate(d, {2, 3});
     ASSERT_TRUE(a.isOk());
     Xoshiro256StarStar rng = randomInputStream(42, 1);
-    fillRandom(*a, rng);
+    ASSERT_TRUE(fillRandom(*a, rng).isOk());
     Xoshiro256StarStar ref = randomInputStream(42, 1);
     const uint8_t *p = static_cast<const uint8_t *>(a->data());
     for (int i = 0; i < 6; ++i) {
@@ -242,6 +242,42 @@ TEST(RandomTest, StreamsAreIndependentOfLaterInputs) {
   EXPECT_EQ(a.state(), b.state());
   EXPECT_NE(randomInputStream(5, 0).state(), randomInputStream(5, 1).state());
   EXPECT_NE(randomInputStream(5, 0).state(), randomInputStream(6, 0).state());
+}
+
+// Tests that fillRandomInputs gives input i the values of stream i, that
+// adding an input leaves the earlier ones unchanged, and that a view is
+// refused.
+TEST(RandomTest, FillsInputsFromTheirStreams) {
+  auto make = [](std::vector<std::vector<int64_t>> shapes) {
+    std::vector<HostArray> v;
+    for (auto &s : shapes)
+      v.push_back(std::move(HostArray::allocate(DType::F32, s).value()));
+    return v;
+  };
+  std::vector<HostArray> two = make({{3}, {2, 2}});
+  std::vector<HostArray> three = make({{3}, {2, 2}, {5}});
+  ASSERT_TRUE(fillRandomInputs(two, 9).isOk());
+  ASSERT_TRUE(fillRandomInputs(three, 9).isOk());
+  for (size_t i = 0; i < 3; ++i) {
+    StatusOr<HostArray> want =
+        HostArray::allocate(DType::F32, three[i].shape());
+    Xoshiro256StarStar rng = randomInputStream(9, i);
+    ASSERT_TRUE(fillRandom(*want, rng).isOk());
+    EXPECT_EQ(0, std::memcmp(want->data(), three[i].data(), want->byteSize()));
+    if (i < 2) {
+      EXPECT_EQ(0,
+                std::memcmp(two[i].data(), three[i].data(), two[i].byteSize()));
+    }
+  }
+  float data[2] = {0, 0};
+  std::vector<HostArray> views;
+  views.push_back(HostArray::allocate(DType::F32, {1}).value());
+  views.push_back(HostArray::view(DType::F32, {2}, data));
+  Status s = fillRandomInputs(views, 1);
+  ASSERT_FALSE(s.isOk());
+  EXPECT_EQ(s.code(), StatusCode::FailedPrecondition);
+  EXPECT_EQ(s.message().rfind("input 1: cannot fill a view of 2xf32", 0), 0u)
+      << s.message();
 }
 
 // Tests parsing of random:SEED.
