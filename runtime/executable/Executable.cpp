@@ -194,6 +194,17 @@ template <class T> std::vector<T> vec(const flatbuffers::Vector<T> *v) {
   return v ? std::vector<T>(v->begin(), v->end()) : std::vector<T>();
 }
 
+/// The FlatBuffers 2.0.8 verifier checks the alignment of a vector's length
+/// but not of its elements; 8-byte elements are checked here before they are
+/// read.
+template <class T>
+Status checkAligned(const flatbuffers::Vector<T> *v, const std::string &field) {
+  if (v && reinterpret_cast<uintptr_t>(v->data()) % alignof(T) != 0)
+    return Status::error(StatusCode::InvalidArgument,
+                         field + ": misaligned vector");
+  return Status::ok();
+}
+
 template <class T> size_t count(const flatbuffers::Vector<T> *v) {
   return v ? v->size() : 0;
 }
@@ -211,6 +222,7 @@ Status decodeTensor(const fbs::TensorDef *t, const std::string &field,
   if (static_cast<unsigned>(t->dtype()) > static_cast<unsigned>(DType::Bool))
     return unknownEnum(field + ".dtype", static_cast<unsigned>(t->dtype()));
   out.dtype = static_cast<DType>(t->dtype());
+  FUEL_RT_RETURN_IF_ERROR(checkAligned(t->shape(), field + ".shape"));
   out.shape = vec(t->shape());
   out.residency = t->residency();
   out.buffer = t->buffer();
@@ -310,8 +322,10 @@ Status decode(const fbs::ExecutableDef *e, const uint8_t *file,
   if (auto *ls = e->library_kernels()) {
     for (size_t l = 0; l < ls->size(); ++l) {
       const fbs::LibraryKernelDef *ld = ls->Get(l);
+      std::string field = "library_kernels[" + std::to_string(l) + "]";
       if (!ld)
-        return missing("library_kernels[" + std::to_string(l) + "]");
+        return missing(field);
+      FUEL_RT_RETURN_IF_ERROR(checkAligned(ld->params(), field + ".params"));
       p.libraryKernels.push_back({ld->device(), str(ld->kernel_id()),
                                   str(ld->shim()), str(ld->entry()),
                                   vec(ld->params()), ld->workspace_bytes()});
@@ -390,6 +404,8 @@ Status decode(const fbs::ExecutableDef *e, const uint8_t *file,
                   " dimensions, not 3");
         for (int g = 0; g < 3; ++g)
           cmd.dispatch.grid[g] = d->grid()->Get(g);
+        FUEL_RT_RETURN_IF_ERROR(
+            checkAligned(d->bindings(), field + ".bindings"));
         if (auto *bs = d->bindings())
           for (const fbs::BindingRangeDef *r : *bs)
             cmd.dispatch.bindings.push_back(
@@ -434,13 +450,18 @@ Executable::finishLoad(std::unique_ptr<Executable> exe,
       checkContainer(file, size, segments, metadataOffset, metadataSize));
 
   const uint8_t *metadata = file + metadataOffset;
+  // FlatBuffers asserts on buffers of 2 GiB or more; refuse them first.
+  if (metadataSize >= FLATBUFFERS_MAX_BUFFER_SIZE)
+    return Status::error(StatusCode::OutOfRange,
+                         "metadata: " + std::to_string(metadataSize) +
+                             " bytes, beyond the FlatBuffers limit");
+  if (metadataSize < 8 || !fbs::ExecutableDefBufferHasIdentifier(metadata))
+    return Status::error(StatusCode::InvalidArgument,
+                         "metadata: file identifier is not \"FUEL\"");
   // Depth and table limits well above what any plan needs, so that a
   // hostile buffer cannot make the verifier itself expensive.
   flatbuffers::Verifier verifier(metadata, metadataSize, /*max_depth=*/64,
                                  /*max_tables=*/1u << 22);
-  if (!fbs::ExecutableDefBufferHasIdentifier(metadata) && metadataSize >= 8)
-    return Status::error(StatusCode::InvalidArgument,
-                         "metadata: file identifier is not \"FUEL\"");
   if (!fbs::VerifyExecutableDefBuffer(verifier))
     return Status::error(StatusCode::DataLoss,
                          "metadata: the FlatBuffers verifier rejects it");
@@ -454,7 +475,7 @@ Executable::finishLoad(std::unique_ptr<Executable> exe,
 
   FUEL_RT_RETURN_IF_ERROR(decode(def, file, segments, exe->program_));
   FUEL_RT_RETURN_IF_ERROR(verifyProgram(exe->program_, options));
-  return std::move(exe);
+  return exe;
 }
 
 StatusOr<std::unique_ptr<Executable>>

@@ -183,6 +183,21 @@ uint8_t *segmentEntry(std::vector<uint8_t> &f, size_t i) {
   return f.data() + fmt::kFixedHeaderSize + fmt::kSegmentEntrySize * i;
 }
 
+/// The file offset of segment table entry i.
+size_t segmentAt(size_t i) {
+  return fmt::kFixedHeaderSize + fmt::kSegmentEntrySize * i;
+}
+
+/// Little-endian stores into a file, bounds-checked.
+void put32(std::vector<uint8_t> &f, size_t at, uint32_t v) {
+  ASSERT_LE(at + 4, f.size());
+  fmt::writeU32(&f.at(at), v);
+}
+void put64(std::vector<uint8_t> &f, size_t at, uint64_t v) {
+  ASSERT_LE(at + 8, f.size());
+  fmt::writeU64(&f.at(at), v);
+}
+
 //===----------------------------------------------------------------------===//
 // The checksum
 //===----------------------------------------------------------------------===//
@@ -443,8 +458,7 @@ TEST(ExecutableLoaderTest, RefusesForeignFiles) {
 
 TEST(ExecutableLoaderTest, RefusesFutureVersions) {
   std::vector<uint8_t> bytes = exampleBytes();
-  fmt::writeU32(bytes.data() + fmt::kFormatVersionOffset,
-                kExecutableFormatVersion + 1);
+  put32(bytes, fmt::kFormatVersionOffset, kExecutableFormatVersion + 1);
   ASSERT_TRUE(fmt::resealHeader(bytes.data(), bytes.size()));
   Status s = load(bytes);
   ASSERT_FALSE(s.isOk());
@@ -452,9 +466,9 @@ TEST(ExecutableLoaderTest, RefusesFutureVersions) {
   EXPECT_NE(s.message().find("header.format_version"), std::string::npos);
   EXPECT_NE(s.message().find("newer"), std::string::npos);
   // Even when the rest of a future header is not understood.
-  fmt::writeU32(bytes.data() + fmt::kHeaderSizeOffset, 0xFFFFFFFFu);
+  put32(bytes, fmt::kHeaderSizeOffset, 0xFFFFFFFFu);
   expectRefused(bytes, "header.format_version");
-  fmt::writeU32(bytes.data() + fmt::kFormatVersionOffset, 0);
+  put32(bytes, fmt::kFormatVersionOffset, 0);
   expectRefused(bytes, "header.format_version");
 }
 
@@ -468,47 +482,69 @@ TEST(ExecutableLoaderTest, RefusesSizesLargerThanTheFile) {
   std::vector<uint8_t> good = exampleBytes();
   {
     std::vector<uint8_t> b = good;
-    fmt::writeU64(segmentEntry(b, 2) + fmt::kSegmentSizeOffset, 1ull << 40);
+    put64(b, segmentAt(2) + fmt::kSegmentSizeOffset, 1ull << 40);
     fmt::resealHeader(b.data(), b.size());
     expectRefused(b, "segments[2].size");
   }
   {
     std::vector<uint8_t> b = good;
-    fmt::writeU64(segmentEntry(b, 0) + fmt::kSegmentSizeOffset, UINT64_MAX);
+    put64(b, segmentAt(0) + fmt::kSegmentSizeOffset, UINT64_MAX);
     fmt::resealHeader(b.data(), b.size());
     expectRefused(b, "segments[0].size");
   }
   {
     std::vector<uint8_t> b = good;
-    fmt::writeU64(segmentEntry(b, 1) + fmt::kSegmentOffsetOffset,
-                  UINT64_MAX - 63);
+    put64(b, segmentAt(1) + fmt::kSegmentOffsetOffset, UINT64_MAX - 63);
     fmt::resealHeader(b.data(), b.size());
     expectRefused(b, "segments[1].offset");
   }
   {
     std::vector<uint8_t> b = good;
-    fmt::writeU64(b.data() + fmt::kMetadataSizeOffset, UINT64_MAX - 8);
+    put64(b, fmt::kMetadataSizeOffset, UINT64_MAX - 8);
     fmt::resealHeader(b.data(), b.size());
     expectRefused(b, "header.metadata_size");
   }
   {
     std::vector<uint8_t> b = good;
-    fmt::writeU64(b.data() + fmt::kFileSizeOffset, b.size() * 2);
+    put64(b, fmt::kFileSizeOffset, b.size() * 2);
     fmt::resealHeader(b.data(), b.size());
     expectRefused(b, "header.file_size");
   }
   {
     // A segment count far beyond the file.
     std::vector<uint8_t> b = good;
-    fmt::writeU32(b.data() + fmt::kSegmentCountOffset, 0x7FFFFFFF);
+    put32(b, fmt::kSegmentCountOffset, 0x7FFFFFFF);
     expectRefused(b, "header.header_size");
   }
   {
     std::vector<uint8_t> b = good;
-    fmt::writeU32(segmentEntry(b, 0) + fmt::kSegmentKindOffset, 9);
+    put32(b, segmentAt(0) + fmt::kSegmentKindOffset, 9);
     fmt::resealHeader(b.data(), b.size());
     expectRefused(b, "segments[0].kind");
   }
+}
+
+/// Recomputes the metadata checksum and the header's after an edit.
+void resealMetadata(std::vector<uint8_t> &b) {
+  uint64_t begin = fmt::readU64(b.data() + fmt::kMetadataOffsetOffset);
+  put64(b, fmt::kMetadataChecksumOffset,
+        xxh64(b.data() + begin, metadataEnd(b) - begin));
+  fmt::resealHeader(b.data(), b.size());
+}
+
+TEST(ExecutableLoaderTest, RefusesForeignMetadataBehindValidChecksums) {
+  std::vector<uint8_t> b = exampleBytes();
+  uint64_t begin = fmt::readU64(b.data() + fmt::kMetadataOffsetOffset);
+  std::memcpy(b.data() + begin + 4, "TFL3", 4); // another schema's identifier
+  resealMetadata(b);
+  expectRefused(b, "metadata: file identifier is not \"FUEL\"");
+
+  // The identifier right but the tables broken: the root offset points
+  // past the end of the metadata.
+  b = exampleBytes();
+  put32(b, begin, 0x7FFFFFF0u);
+  resealMetadata(b);
+  expectRefused(b, "metadata: the FlatBuffers verifier rejects it");
 }
 
 TEST(ExecutableLoaderTest, MetadataDamageBehindAValidChecksumNeverCrashes) {
@@ -523,8 +559,8 @@ TEST(ExecutableLoaderTest, MetadataDamageBehindAValidChecksumNeverCrashes) {
     for (uint8_t bit : {uint8_t(0x01), uint8_t(0x80)}) {
       std::vector<uint8_t> b = bytes;
       b[i] ^= bit;
-      fmt::writeU64(b.data() + fmt::kMetadataChecksumOffset,
-                    xxh64(b.data() + begin, end - begin));
+      put64(b, fmt::kMetadataChecksumOffset,
+            xxh64(b.data() + begin, end - begin));
       fmt::resealHeader(b.data(), b.size());
       auto exe = Executable::loadBytes(b.data(), b.size(), hostWith());
       if (!exe.isOk()) {
