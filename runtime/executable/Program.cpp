@@ -10,6 +10,7 @@
 #include "fuel/Runtime/Executable.h"
 
 #include "fuel-c/KernelABI.h"
+#include "fuel/Probe/Probe.h"
 
 #include <algorithm>
 #include <cstring>
@@ -138,25 +139,16 @@ const char *dtypeName(DType dtype) {
 }
 
 std::vector<std::string> hostCpuFeatures() {
+  // The probe's parser, so that the runtime and the planner read the host
+  // the same way.
   std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    // x86 says "flags", AArch64 "Features"; the first processor suffices.
-    size_t colon = line.find(':');
-    if (colon == std::string::npos)
-      continue;
-    std::string key = line.substr(0, colon);
-    key.erase(key.find_last_not_of(" \t") + 1);
-    if (key != "flags" && key != "Features")
-      continue;
-    std::istringstream words(line.substr(colon + 1));
-    std::vector<std::string> features;
-    for (std::string w; words >> w;)
-      features.push_back(w);
-    std::sort(features.begin(), features.end());
-    return features;
-  }
-  return {};
+  std::stringstream text;
+  text << in.rdbuf();
+  std::vector<std::string> features =
+      fuel::probe::parseCpuInfo(text.str()).flags;
+  std::sort(features.begin(), features.end());
+  features.erase(std::unique(features.begin(), features.end()), features.end());
+  return features;
 }
 
 namespace {
