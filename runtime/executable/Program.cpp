@@ -481,12 +481,28 @@ Status verifyProgram(const Program &p, const LoadOptions &options) {
                                  " is not available on this machine");
       if (it->memoryBytes == 0)
         continue;
-      // The arena and every constant placed on the device.
+      // The arena, every constant placed on the device and, on the cpu,
+      // one workspace per worker thread.
       uint64_t need = d.arenaBytes;
+      bool overflow = false;
       for (const Buffer &b : p.buffers)
-        if (b.device == i && b.kind == BufferKind::Constant &&
-            !addOk(need, b.size, need))
-          need = UINT64_MAX;
+        if (b.device == i && b.kind == BufferKind::Constant)
+          overflow |= !addOk(need, b.size, need);
+      if (d.device.kind == DeviceKind::Cpu) {
+        uint64_t workspace = 0;
+        for (const KernelModule &m : p.modules)
+          if (m.device == i)
+            for (const KernelEntry &k : m.kernels)
+              workspace = std::max(workspace, k.workspaceBytes);
+        for (const LibraryKernel &l : p.libraryKernels)
+          if (l.device == i)
+            workspace = std::max(workspace, l.workspaceBytes);
+        uint64_t threads = std::max<uint32_t>(options.workerThreads, 1);
+        overflow |= workspace > UINT64_MAX / threads ||
+                    !addOk(need, workspace * threads, need);
+      }
+      if (overflow)
+        need = UINT64_MAX;
       if (need > it->memoryBytes)
         return Status::error(
             StatusCode::ResourceExhausted,

@@ -242,6 +242,9 @@ struct LoadOptions {
   /// The devices present; std::nullopt skips the device check (the runtime
   /// checks again when it opens devices).
   std::optional<std::vector<AvailableDevice>> availableDevices;
+  /// Worker threads of the CPU device: each has its own workspace, so a cpu
+  /// device needs arena + constants + workerThreads x largest workspace.
+  uint32_t workerThreads = 1;
 };
 
 /// Checks the meaning of `program`: indices in range, bindings inside their

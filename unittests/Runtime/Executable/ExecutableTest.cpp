@@ -694,12 +694,18 @@ TEST(ExecutableLoaderTest, RefusesMissingDevicesAndTooLittleMemory) {
   s = load(bytes, o);
   ASSERT_FALSE(s.isOk());
   EXPECT_EQ(s.code(), StatusCode::ResourceExhausted);
-  // The 65536-byte arena and the 5000-byte constant.
-  EXPECT_EQ(s.message(), "devices[0]: needs 70536 bytes, cpu has 70000");
+  // The 65536-byte arena, the 5000-byte constant and the largest workspace
+  // (4096 bytes) once per worker.
+  EXPECT_EQ(s.message(), "devices[0]: needs 74632 bytes, cpu has 70000");
+  o.workerThreads = 4;
+  s = load(bytes, o);
+  EXPECT_EQ(s.message(), "devices[0]: needs 86920 bytes, cpu has 70000");
 
   o.availableDevices = std::vector<AvailableDevice>{
-      {Device::vulkan(0), 1 << 20}, {Device::cpu(), 70536}};
+      {Device::vulkan(0), 1 << 20}, {Device::cpu(), 86920}};
   EXPECT_TRUE(load(bytes, o).isOk());
+  o.workerThreads = 5;
+  EXPECT_FALSE(load(bytes, o).isOk());
 }
 
 TEST(ExecutableLoaderTest, RefusesOtherKernelAbiVersions) {
