@@ -359,6 +359,16 @@ TEST(ExecutableWriterTest, Deterministic) {
   EXPECT_NE(*third, a);
 }
 
+TEST(ExecutableWriterTest, BytesAreStable) {
+  // The example's bytes, the same with clang and g++. A change here changes
+  // what every compiler writes: make it on purpose, with the format version
+  // bumped if old readers would misread the new bytes
+  // (docs/EXECUTABLE-FORMAT.md, "Versioning").
+  std::vector<uint8_t> b = exampleBytes();
+  EXPECT_EQ(b.size(), 13192u);
+  EXPECT_EQ(xxh64(b.data(), b.size()), 0x74f53e9fedcd565aull);
+}
+
 TEST(ExecutableWriterTest, RefusesInvalidPrograms) {
   ExecutableWriter w;
   buildExample(w);
