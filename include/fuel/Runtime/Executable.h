@@ -261,7 +261,8 @@ std::vector<std::string> hostCpuFeatures();
 /// A loaded executable: the verified Program and the mapping it points into.
 class Executable {
 public:
-  /// Maps `path` read-only and verifies it.
+  /// Maps `path` read-only and verifies it. The file must not be truncated
+  /// or rewritten while the Executable lives (replace it by renaming).
   static StatusOr<std::unique_ptr<Executable>>
   loadFile(const std::string &path, const LoadOptions &options = {});
   /// Copies `size` bytes into an owned, page-aligned buffer and verifies it.
