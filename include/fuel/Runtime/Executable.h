@@ -254,6 +254,11 @@ struct LoadOptions {
 /// verifier; the writer before it writes.
 Status verifyProgram(const Program &program, const LoadOptions &options);
 
+/// `program` as text, one line per entry in a fixed format (what
+/// `fuel-run --dump` prints and lit tests check). Works on unverified
+/// programs too: an index out of range prints as such.
+std::string describeProgram(const Program &program);
+
 /// The host's CPU features as /proc/cpuinfo spells them (empty when it cannot
 /// be read).
 std::vector<std::string> hostCpuFeatures();

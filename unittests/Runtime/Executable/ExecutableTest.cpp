@@ -756,3 +756,66 @@ TEST(ExecutableLoaderTest, RefusesMeaninglessStructure) {
 }
 
 } // namespace
+namespace {
+
+//===----------------------------------------------------------------------===//
+// The text form
+//===----------------------------------------------------------------------===//
+
+TEST(DescribeTest, ExampleAsText) {
+  std::vector<uint8_t> bytes = exampleBytes();
+  auto exe = Executable::loadBytes(bytes.data(), bytes.size(), hostWith());
+  ASSERT_TRUE(exe.isOk()) << exe.status().toString();
+  const char *expected = R"(executable format 1 fuel "fuel 0.1.0" kernel_abi 1
+function "layer" topology_hash 0x1111222233334444 plan_hash 0x5555666677778888
+cpu_target "x86_64-unknown-linux-gnu" "skylake" +avx2 +fma
+devices 2
+  [0] cpu arena 65536 align 64
+  [1] vulkan:0 arena 1048576 align 256
+modules 2
+  [0] cpu elf 3000 bytes, 2 kernels
+    kernel [0] "matmul_f32_k0" workspace 4096
+    kernel [1] "relu_f32_k1" workspace 0
+  [1] vulkan:0 spirv 777 bytes, 1 kernels
+    kernel [0] "main" workspace 0 workgroup [64, 1, 1] (set 0, binding 0) (set 0, binding 1)
+library_kernels 1
+  [0] cpu "cpu.openblas.matmul_f32" shim "libfuel-shim-openblas.so" entry "fuel_shim_sgemm" params [64, 256, 512, -1] workspace 128
+constants 1
+  [0] "w" 5000 bytes
+buffers 6
+  [0] cpu input 0 size 1280 align 64
+  [1] cpu output 0 size 1280 align 64
+  [2] cpu constant 0 size 5000 align 64
+  [3] cpu arena offset 0 size 1280 align 64
+  [4] vulkan:0 arena offset 0 size 1280 align 256
+  [5] vulkan:0 arena offset 1536 size 1280 align 256
+inputs 1
+  [0] "x" 16x20xf32 on cpu buffer 0
+outputs 1
+  [0] "y" 16x20xf32 on cpu buffer 1
+commands 5
+  [0] dispatch module 0 kernel 0 on cpu grid 4x2x1 b0[0+1280] b2[0+5000] b3[0+1280] push [16, 20] | node 3 "matmul" "cpu.generated.matmul_f32" "generated" revision 0x9c1e47a2d0b3f814 predicted 1200 ns
+  [1] copy b3[0+1280] -> b4[0+1280] 1280 bytes after [0] | node -1 "copy" "" "copy" revision 0x9c1e47a2d0b3f810 predicted 300 ns
+  [2] dispatch module 1 kernel 0 on vulkan:0 grid 5x1x1 b4[0+1280] b5[0+1280] after [1] | node 4 "relu" "vulkan.generated.relu_f32" "generated" revision 0x9c1e47a2d0b3f815 predicted 900 ns
+  [3] copy b5[0+1280] -> b1[0+1280] 1280 bytes after [2] | node -1 "copy" "" "copy" revision 0x9c1e47a2d0b3f810 predicted 300 ns
+  [4] dispatch library 0 on cpu grid 2x1x1 b1[0+640] b2[64+640] after [3, 0] | node 5 "matmul" "cpu.openblas.matmul_f32" "library" revision 0x9c1e47a2d0b3f816 predicted 5000 ns
+)";
+  EXPECT_EQ(describeProgram((*exe)->program()), expected);
+}
+
+TEST(DescribeTest, UnverifiedIndicesPrint) {
+  Program p;
+  p.buffers.push_back({BufferKind::Arena, 3, 16, 64, 0, 0});
+  Command c;
+  c.dispatch.module = 7;
+  p.commands.push_back(c);
+  std::string text = describeProgram(p);
+  EXPECT_NE(text.find("  [0] device#3 arena offset 0 size 16 align 64\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  [0] dispatch module 7 kernel 0 grid 1x1x1 | node -1"),
+            std::string::npos)
+      << text;
+}
+
+} // namespace
