@@ -129,7 +129,7 @@ Status checkContainer(const uint8_t *file, size_t size,
     return dataLoss("header.metadata_offset",
                     std::to_string(metadataOffset) +
                         " is not the 16-aligned end of the header");
-  if (metadataSize > size - metadataOffset)
+  if (metadataOffset > size || metadataSize > size - metadataOffset)
     return dataLoss("header.metadata_size",
                     std::to_string(metadataSize) + " bytes from offset " +
                         std::to_string(metadataOffset) +
