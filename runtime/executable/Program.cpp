@@ -138,6 +138,11 @@ const char *dtypeName(DType dtype) {
   return "?";
 }
 
+uint32_t dispatchDevice(const Program &p, const Dispatch &d) {
+  return d.source == KernelSource::Module ? p.modules[d.module].device
+                                          : p.libraryKernels[d.kernel].device;
+}
+
 std::vector<std::string> hostCpuFeatures() {
   // The probe's parser, so that the runtime and the planner read the host
   // the same way.

@@ -254,6 +254,10 @@ struct LoadOptions {
 /// verifier; the writer before it writes.
 Status verifyProgram(const Program &program, const LoadOptions &options);
 
+/// The index of the device `dispatch` runs on: its module's device, or its
+/// library kernel's. `program` must have passed verifyProgram.
+uint32_t dispatchDevice(const Program &program, const Dispatch &dispatch);
+
 /// `program` as text, one line per entry in a fixed format (what
 /// `fuel-run --dump` prints and lit tests check). Works on unverified
 /// programs too: an index out of range prints as such.

@@ -247,6 +247,9 @@ TEST(ExecutableTest, RoundTripFromBytes) {
             (std::vector<int64_t>{64, 256, 512, -1}));
   EXPECT_EQ(p.commands[4].report.kernelId, "cpu.openblas.matmul_f32");
   EXPECT_EQ(p.commands[4].dependencies, (std::vector<uint32_t>{3, 0}));
+  EXPECT_EQ(dispatchDevice(p, p.commands[0].dispatch), 0u);
+  EXPECT_EQ(dispatchDevice(p, p.commands[2].dispatch), 1u);
+  EXPECT_EQ(dispatchDevice(p, p.commands[4].dispatch), 0u);
 }
 
 TEST(ExecutableTest, SegmentsAreAlignedViewsIntoTheFile) {
