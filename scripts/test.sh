@@ -2,7 +2,8 @@
 # Installs what is missing, builds fuel and runs every test: the lit suites
 # and every GoogleTest binary, through ctest. Then builds and tests the
 # LLVM-free parts alone, in <build-dir>-nocompiler, configured with the
-# compiler off and unable to find LLVM or MLIR.
+# compiler off and unable to find LLVM or MLIR, and runs the executable
+# loader's fuzzer for a bounded time in <build-dir>-fuzz.
 # Usage: scripts/test.sh [build-dir]
 set -euo pipefail
 
@@ -30,3 +31,22 @@ if [ ! -f "$nocompiler/build.ninja" ]; then
 fi
 ninja -C "$nocompiler" -j "$jobs"
 (cd "$nocompiler" && ctest --output-on-failure -j "$jobs")
+
+# The loader's libFuzzer target, for a bounded time (FUEL_FUZZ_SECONDS,
+# default 20), in an instrumented LLVM-free build of its own, from the seed
+# corpus the writer makes.
+fuzz="${build%/}-fuzz"
+if [ ! -f "$fuzz/build.ninja" ]; then
+  cmake -G Ninja -S "$root" -B "$fuzz" --no-warn-unused-cli \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+    -DFUEL_BUILD_COMPILER=OFF -DFUEL_BUILD_FUZZERS=ON \
+    -DCMAKE_DISABLE_FIND_PACKAGE_MLIR=ON \
+    -DCMAKE_DISABLE_FIND_PACKAGE_LLVM=ON
+fi
+ninja -C "$fuzz" -j "$jobs" fuel-fuzzers
+corpus="$fuzz/fuzz/corpus/executable-loader"
+mkdir -p "$corpus"
+"$fuzz/fuzz/fuel-fuzz-make-corpus" "$corpus"
+"$fuzz/fuzz/fuel-fuzz-executable-loader" -seed=1 -rss_limit_mb=2048 \
+  -max_total_time="${FUEL_FUZZ_SECONDS:-20}" -print_final_stats=1 "$corpus"
