@@ -9,7 +9,7 @@ PACKAGES=(
   clang-format-22 cmake ninja-build python3 python3-numpy
   libgtest-dev libgmock-dev libbenchmark-dev
   libvulkan1 mesa-vulkan-drivers
-  flatbuffers-compiler libflatbuffers-dev libclang-rt-22-dev
+  flatbuffers-compiler libflatbuffers-dev libclang-rt-22-dev g++-12
 )
 
 missing=()

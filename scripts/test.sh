@@ -2,8 +2,9 @@
 # Installs what is missing, builds fuel and runs every test: the lit suites
 # and every GoogleTest binary, through ctest. Then builds and tests the
 # LLVM-free parts alone, in <build-dir>-nocompiler, configured with the
-# compiler off and unable to find LLVM or MLIR, and runs the executable
-# loader's fuzzer for a bounded time in <build-dir>-fuzz.
+# compiler off and unable to find LLVM or MLIR (with clang, and again with
+# g++ 12 in <build-dir>-nocompiler-gcc), and runs the executable loader's
+# fuzzer for a bounded time in <build-dir>-fuzz.
 # Usage: scripts/test.sh [build-dir]
 set -euo pipefail
 
@@ -31,6 +32,20 @@ if [ ! -f "$nocompiler/build.ninja" ]; then
 fi
 ninja -C "$nocompiler" -j "$jobs"
 (cd "$nocompiler" && ctest --output-on-failure -j "$jobs")
+
+# The same LLVM-free configuration with the system's g++ (12), so the runtime
+# and the probe stay portable beyond the clang that builds the compiler.
+gcc_build="${build%/}-nocompiler-gcc"
+if [ ! -f "$gcc_build/build.ninja" ]; then
+  cmake -G Ninja -S "$root" -B "$gcc_build" --no-warn-unused-cli \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_COMPILER=gcc-12 -DCMAKE_CXX_COMPILER=g++-12 \
+    -DFUEL_BUILD_COMPILER=OFF -DFUEL_BUILD_BENCHMARKS=OFF \
+    -DCMAKE_DISABLE_FIND_PACKAGE_MLIR=ON \
+    -DCMAKE_DISABLE_FIND_PACKAGE_LLVM=ON
+fi
+ninja -C "$gcc_build" -j "$jobs"
+(cd "$gcc_build" && ctest --output-on-failure -j "$jobs")
 
 # The loader's libFuzzer target, for a bounded time (FUEL_FUZZ_SECONDS,
 # default 20), in an instrumented LLVM-free build of its own, from the seed
