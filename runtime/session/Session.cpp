@@ -195,7 +195,8 @@ StatusOr<std::shared_ptr<LoadedExecutable>>
 Runtime::loadExecutableFile(const std::string &path) const {
   StatusOr<std::shared_ptr<LoadedExecutable>> r =
       finishLoad(*this, state_, Executable::loadFile(path, loadOptions(*this)));
-  if (!r)
+  // The loader's messages name the file already; others get it in front.
+  if (!r && r.status().message().rfind(path, 0) != 0)
     return r.status().withContext(path);
   return r;
 }
