@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuel-c/Runtime.h"
+#include "fuel-c/RuntimeCxx.h"
 
 #include "TestPrograms.h"
 
@@ -233,6 +234,46 @@ TEST_F(CApi, LoadErrorsCarryTheLoaderMessage) {
   EXPECT_FALSE(fuelStatusIsOk(st));
   EXPECT_FALSE(take(st).empty());
   EXPECT_EQ(e, nullptr);
+}
+
+TEST(CApiCxx, RaiiHandlesRunAndReportErrors) {
+  ExecutableWriter w;
+  buildChain(w, 128, 32);
+  std::vector<uint8_t> bytes = finishBytes(w);
+  fuel::capi::Runtime rt;
+  ASSERT_TRUE(fuel::capi::Runtime::create(nullptr, rt));
+  fuel::capi::Executable exe;
+  fuel::capi::Status st =
+      fuel::capi::Executable::loadBytes(rt, bytes.data(), bytes.size(), exe);
+  ASSERT_TRUE(st) << st.message();
+  size_t n = 0;
+  EXPECT_TRUE(exe.inputCount(n));
+  EXPECT_EQ(n, 2u);
+  fuel::capi::Session s;
+  ASSERT_TRUE(fuel::capi::Session::create(exe, s));
+  fuel::capi::Status early = s.run();
+  EXPECT_FALSE(early);
+  EXPECT_EQ(early.code(), fuelStatusFailedPrecondition);
+  EXPECT_NE(early.message().find("not bound"), std::string::npos);
+  alignas(64) float a[128], b[128], c[128];
+  for (int i = 0; i < 128; ++i) {
+    a[i] = float(i);
+    b[i] = 2.0f;
+  }
+  EXPECT_TRUE(s.bindInput(0, fuelDTypeF32, {128}, a, sizeof a));
+  EXPECT_TRUE(s.bindInput(1, fuelDTypeF32, {128}, b, sizeof b));
+  EXPECT_FALSE(s.bindInput(1, fuelDTypeF32, {64, 2}, b, sizeof b));
+  ASSERT_TRUE(s.run());
+  ASSERT_TRUE(s.readOutput(0, c, sizeof c));
+  for (int i = 0; i < 128; ++i)
+    ASSERT_EQ(c[i], 2.0f * float(i) + 2.0f);
+  std::vector<uint64_t> ns;
+  EXPECT_TRUE(s.commandTimings(ns));
+  EXPECT_EQ(ns.size(), 2u);
+  // Moving hands ownership over; the moved-from handle owns nothing.
+  fuel::capi::Session moved = std::move(s);
+  EXPECT_FALSE(s);
+  EXPECT_TRUE(moved.run());
 }
 
 } // namespace
