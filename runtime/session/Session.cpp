@@ -583,21 +583,25 @@ Status Session::readOutput(size_t index, void *data, size_t bytes) const {
                              " does not exist; the executable has " +
                              std::to_string(p.outputs.size()) + " outputs");
   const TensorSpec &t = p.outputs[index];
-  std::string what =
-      "readOutput: output " + std::to_string(index) + " (" + t.name + ")";
+  // Built only on an error: a successful read allocates nothing.
+  auto what = [&] {
+    return "readOutput: output " + std::to_string(index) + " (" + t.name + ")";
+  };
   if (!s.haveResult)
     return Status::error(StatusCode::FailedPrecondition,
-                         what + ": no run has finished successfully yet");
+                         what() + ": no run has finished successfully yet");
   uint64_t need = tensorByteSize(t);
   if (bytes != need)
     return Status::error(StatusCode::InvalidArgument,
-                         what + ": " + std::to_string(bytes) +
+                         what() + ": " + std::to_string(bytes) +
                              " bytes given, expected " + std::to_string(need));
   if (!data && bytes)
-    return Status::error(StatusCode::InvalidArgument, what + ": null data");
-  return s.loaded->devices[t.residency]
-      ->read(s.outputs[index], 0, data, bytes)
-      .withContext(what);
+    return Status::error(StatusCode::InvalidArgument, what() + ": null data");
+  Status st =
+      s.loaded->devices[t.residency]->read(s.outputs[index], 0, data, bytes);
+  if (!st)
+    return st.withContext(what());
+  return Status::ok();
 }
 
 const std::vector<CommandTime> &Session::commandTimes() const {
