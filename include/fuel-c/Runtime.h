@@ -79,6 +79,8 @@ typedef struct fuelRuntimeOptions {
   uint32_t threads;
   /* The CPU device's memory limit in bytes; 0: the physical memory. */
   uint64_t cpuMemoryLimit;
+  /* Where library-kernel shims are found; NULL: beside libfuelrt. */
+  const char *shimDirectory;
 } fuelRuntimeOptions;
 
 /* Opens the devices (the CPU now). `options` may be NULL. */

@@ -127,6 +127,8 @@ fuelStatus fuelRuntimeCreate(const fuelRuntimeOptions *options,
     if (options) {
       o.threads = options->threads;
       o.cpuMemoryLimit = options->cpuMemoryLimit;
+      if (options->shimDirectory)
+        o.shimDirectory = options->shimDirectory;
     }
     StatusOr<std::unique_ptr<Runtime>> rt = Runtime::create(o);
     if (!rt)

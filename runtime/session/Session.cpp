@@ -31,6 +31,7 @@ uint64_t tensorByteSize(const TensorSpec &spec) {
 struct Runtime::State {
   std::unique_ptr<CpuDevice> cpu;
   unsigned threads = 1;
+  std::string shimDirectory;
 };
 
 Runtime::Runtime(std::shared_ptr<State> state) : state_(std::move(state)) {}
@@ -47,10 +48,16 @@ Runtime::create(const RuntimeOptions &options) {
     return cpu.status().withContext("runtime: opening the cpu device");
   state->cpu = std::move(*cpu);
   state->threads = state->cpu->threadCount();
+  state->shimDirectory = options.shimDirectory.empty() ? runtimeDirectory()
+                                                       : options.shimDirectory;
   return std::unique_ptr<Runtime>(new Runtime(std::move(state)));
 }
 
 unsigned Runtime::threadCount() const { return state_->threads; }
+
+const std::string &Runtime::shimDirectory() const {
+  return state_->shimDirectory;
+}
 
 std::vector<AvailableDevice> Runtime::availableDevices() const {
   return {{::fuel::Device::cpu(), state_->cpu->info().memoryLimit}};
@@ -76,6 +83,11 @@ struct LoadedExecutable::Impl {
   std::vector<uint64_t> workspaceBytes;
   /// Per program module; empty handles for modules not loaded yet.
   std::vector<ModuleHandle> modules;
+  /// Loaded shims (one per device and shim file) and their devices.
+  std::vector<ModuleHandle> shims;
+  std::vector<uint32_t> shimDevices;
+  /// Per library kernel: its kernel handle.
+  std::vector<Kernel> libraryKernels;
   /// Per program buffer: the uploaded constant for Constant buffers.
   std::vector<Buffer> constantBuffers;
   /// Each (constant, device) upload once, to free at the end.
@@ -89,6 +101,8 @@ struct LoadedExecutable::Impl {
   ~Impl() {
     for (const Upload &u : uploads)
       (void)devices[u.device]->free(u.buffer);
+    for (size_t i = 0; i < shims.size(); ++i)
+      (void)devices[shimDevices[i]]->unloadModule(shims[i]);
     for (size_t m = 0; m < modules.size(); ++m)
       if (modules[m].id != 0)
         (void)devices[exe->program().modules[m].device]->unloadModule(
@@ -109,11 +123,49 @@ Status LoadedExecutable::Impl::prepare(const Runtime &rt) {
     devices.push_back(dev);
   }
   workspaceBytes.assign(p.devices.size(), 0);
-  if (!p.libraryKernels.empty())
-    return Status::error(StatusCode::Unimplemented,
-                         "executable: libraryKernels[0] (" +
-                             p.libraryKernels[0].kernelId +
-                             "): sessions do not run library kernels yet");
+  // Library kernels: each shim file is loaded once per device, with every
+  // entry the executable uses from it.
+  std::vector<std::pair<uint32_t, std::string>> shimKeys;
+  std::vector<std::vector<std::string>> shimEntries;
+  std::vector<std::pair<size_t, size_t>> where; // (shim, entry) per kernel
+  for (size_t k = 0; k < p.libraryKernels.size(); ++k) {
+    const LibraryKernel &lk = p.libraryKernels[k];
+    std::string field = "executable: libraryKernels[" + std::to_string(k) +
+                        "] (" + lk.kernelId + ")";
+    if (lk.shim.find('/') != std::string::npos)
+      return Status::error(StatusCode::InvalidArgument,
+                           field + ": shim '" + lk.shim +
+                               "' must be a file name, not a path");
+    if (!dynamic_cast<CpuDevice *>(devices[lk.device]))
+      return Status::error(StatusCode::InvalidArgument,
+                           field + ": library kernels run on the cpu");
+    workspaceBytes[lk.device] =
+        std::max(workspaceBytes[lk.device], lk.workspaceBytes);
+    std::pair<uint32_t, std::string> key(lk.device, lk.shim);
+    size_t s =
+        std::find(shimKeys.begin(), shimKeys.end(), key) - shimKeys.begin();
+    if (s == shimKeys.size()) {
+      shimKeys.push_back(key);
+      shimEntries.emplace_back();
+    }
+    std::vector<std::string> &entries = shimEntries[s];
+    size_t e =
+        std::find(entries.begin(), entries.end(), lk.entry) - entries.begin();
+    if (e == entries.size())
+      entries.push_back(lk.entry);
+    where.emplace_back(s, e);
+  }
+  for (size_t s = 0; s < shimKeys.size(); ++s) {
+    auto *cpu = static_cast<CpuDevice *>(devices[shimKeys[s].first]);
+    std::string path = rt.shimDirectory() + "/" + shimKeys[s].second;
+    StatusOr<ModuleHandle> h = cpu->loadShim(path, shimEntries[s]);
+    if (!h)
+      return h.status().withContext("executable: shim " + shimKeys[s].second);
+    shims.push_back(std::move(*h));
+    shimDevices.push_back(shimKeys[s].first);
+  }
+  for (const auto &[s, e] : where)
+    libraryKernels.push_back(shims[s].kernels[e]);
   modules.resize(p.modules.size());
   for (size_t m = 0; m < p.modules.size(); ++m) {
     const KernelModule &km = p.modules[m];
@@ -237,6 +289,9 @@ struct Session::Impl {
   std::vector<Command> commands;
   std::vector<Binding> bindings;
   std::vector<uint32_t> commandDevice;
+  /// Push constants of library-kernel dispatches (params, then the
+  /// dispatch's); filled once by build().
+  std::vector<std::vector<uint32_t>> pushStorage;
   std::vector<CommandTiming> timings;
   std::vector<Fence> fences;
   std::vector<CommandTime> times;
@@ -331,6 +386,7 @@ Status Session::Impl::build() {
   bindings.resize(numBindings);
   commands.resize(p.commands.size());
   commandDevice.resize(p.commands.size());
+  pushStorage.resize(p.commands.size());
   timings.resize(p.commands.size());
   fences.resize(p.commands.size());
   size_t next = 0;
@@ -339,15 +395,42 @@ Status Session::Impl::build() {
     Command &dc = commands[i];
     if (c.kind == CommandKind::Dispatch) {
       const Dispatch &d = c.dispatch;
-      const KernelModule &km = p.modules[d.module];
-      dc = Command::dispatch(loaded->modules[d.module].kernels[d.kernel],
-                             d.grid[0], d.grid[1], d.grid[2],
-                             bindings.data() + next, d.bindings.size(),
-                             d.pushConstants.data(), d.pushConstants.size());
-      dc.workspaceBytes = km.kernels[d.kernel].workspaceBytes;
+      Kernel kernel;
+      uint64_t workspace = 0;
+      const uint32_t *push = d.pushConstants.data();
+      size_t numPush = d.pushConstants.size();
+      if (d.source == KernelSource::Module) {
+        kernel = loaded->modules[d.module].kernels[d.kernel];
+        workspace = p.modules[d.module].kernels[d.kernel].workspaceBytes;
+      } else {
+        // A library kernel's integer params reach its entry as the first
+        // push constants, then the dispatch's own (ShimABI.h).
+        const LibraryKernel &lk = p.libraryKernels[d.kernel];
+        kernel = loaded->libraryKernels[d.kernel];
+        workspace = lk.workspaceBytes;
+        std::vector<uint32_t> &words = pushStorage[i];
+        for (size_t k = 0; k < lk.params.size(); ++k) {
+          if (lk.params[k] < 0 || lk.params[k] > int64_t(UINT32_MAX))
+            return Status::error(StatusCode::InvalidArgument,
+                                 "session: libraryKernels[" +
+                                     std::to_string(d.kernel) + "].params[" +
+                                     std::to_string(k) +
+                                     "] = " + std::to_string(lk.params[k]) +
+                                     " does not fit a 32-bit push constant");
+          words.push_back(uint32_t(lk.params[k]));
+        }
+        words.insert(words.end(), d.pushConstants.begin(),
+                     d.pushConstants.end());
+        push = words.data();
+        numPush = words.size();
+      }
+      dc = Command::dispatch(kernel, d.grid[0], d.grid[1], d.grid[2],
+                             bindings.data() + next, d.bindings.size(), push,
+                             numPush);
+      dc.workspaceBytes = workspace;
       dc.predictedNs = c.report.predictedNs;
       next += d.bindings.size();
-      commandDevice[i] = km.device;
+      commandDevice[i] = dispatchDevice(p, d);
     } else {
       const Copy &cp = c.copy;
       uint32_t srcDev = p.buffers[cp.src].device;

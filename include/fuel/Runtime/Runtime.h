@@ -35,6 +35,9 @@ struct RuntimeOptions {
   unsigned threads = 0;
   /// The CPU device's memory limit in bytes; 0: the physical memory.
   uint64_t cpuMemoryLimit = 0;
+  /// Where library-kernel shims are found; empty: beside libfuelrt
+  /// (runtimeDirectory(), CpuDevice.h).
+  std::string shimDirectory;
 };
 
 class LoadedExecutable;
@@ -49,6 +52,8 @@ public:
 
   /// Threads that run one CPU dispatch.
   unsigned threadCount() const;
+  /// The directory shims are loaded from.
+  const std::string &shimDirectory() const;
   /// The devices opened, as the loader checks executables against them.
   std::vector<AvailableDevice> availableDevices() const;
   /// The device `id`, or null when this runtime has none such.

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -298,6 +299,121 @@ TEST_F(Fixture, MissingDeviceAndBadBytesAreRefused) {
   ASSERT_FALSE(nofile);
   EXPECT_NE(nofile.status().message().find("does-not-exist.fuel"),
             std::string::npos);
+}
+
+/// y = cos(x) through the test shim's library kernel, reading x from a
+/// constant when `constantInput`, else from input 0.
+void buildShimCos(ExecutableWriter &w, uint32_t n, uint32_t block,
+                  const std::vector<float> *constant = nullptr) {
+  w.setFunction("cos");
+  uint64_t bytes = uint64_t(n) * 4;
+  uint32_t cpu = w.addDevice(::fuel::Device::cpu(), 64);
+  LibraryKernel lk;
+  lk.device = cpu;
+  lk.kernelId = "cpu.test.vcos_f32";
+  lk.shim = FUEL_TEST_SHIM_FILE;
+  lk.entry = "test_vcos";
+  lk.params = {n, block};
+  w.addLibraryKernel(lk);
+  uint32_t in;
+  if (constant) {
+    uint32_t k = w.addConstant(
+        "x", {reinterpret_cast<const uint8_t *>(constant->data()), bytes});
+    BufferSpec b;
+    b.kind = BufferKind::Constant;
+    b.device = cpu;
+    b.size = bytes;
+    b.index = k;
+    in = w.addBuffer(b);
+  } else {
+    in = w.program()
+             .inputs[w.addInput("x", ElementType::F32, {int64_t(n)}, cpu)]
+             .buffer;
+  }
+  uint32_t out =
+      w.program()
+          .outputs[w.addOutput("y", ElementType::F32, {int64_t(n)}, cpu)]
+          .buffer;
+  Dispatch d;
+  d.source = KernelSource::Library;
+  d.kernel = 0;
+  d.grid = {(n + block - 1) / block, 1, 1};
+  d.bindings = {{in, 0, bytes}, {out, 0, bytes}};
+  w.addDispatch(d, {},
+                testReport(1, "fuel.cos", "cpu.test.vcos_f32", "library", 500));
+}
+
+std::unique_ptr<Runtime> shimRuntime() {
+  RuntimeOptions o;
+  o.threads = 2;
+  o.shimDirectory = FUEL_TEST_SHIM_DIR;
+  auto r = Runtime::create(o);
+  return r ? std::move(*r) : nullptr;
+}
+
+TEST_F(Fixture, LibraryKernelsRunThroughTheirShim) {
+  rt = shimRuntime();
+  ASSERT_TRUE(rt);
+  ExecutableWriter w;
+  buildShimCos(w, 300, 64);
+  auto s = session(w);
+  ASSERT_TRUE(s);
+  AlignedFloats x(300);
+  fill(x.data(), 300, 0.01f, -1.0f);
+  ASSERT_TRUE(bind(*s, 0, x.data(), 300));
+  Status st = s->run();
+  ASSERT_TRUE(st) << st.toString();
+  std::vector<float> y(300);
+  ASSERT_TRUE(s->readOutput(0, y.data(), 1200));
+  for (size_t i = 0; i < 300; ++i)
+    ASSERT_EQ(y[i], std::cos(x.data()[i])) << i;
+}
+
+TEST_F(Fixture, AMissingShimIsRefusedByName) {
+  ExecutableWriter w;
+  buildShimCos(w, 64, 64);
+  w.program().libraryKernels[0].shim = "libfuel-shim-absent.so";
+  rt = shimRuntime();
+  std::vector<uint8_t> bytes = finishBytes(w);
+  auto exe = rt->loadExecutableBytes(bytes.data(), bytes.size());
+  ASSERT_FALSE(exe);
+  EXPECT_NE(exe.status().message().find("libfuel-shim-absent.so"),
+            std::string::npos)
+      << exe.status().message();
+}
+
+TEST_F(Fixture, ConstantsAreUploadedOncePerExecutable) {
+  rt = shimRuntime();
+  ASSERT_TRUE(rt);
+  Device *cpu = rt->device(::fuel::Device::cpu());
+  std::vector<float> x(2048);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = float(i) * 0.001f;
+  ExecutableWriter w;
+  buildShimCos(w, 2048, 256, &x);
+  uint64_t idle = cpu->bytesAllocated();
+  auto exe = load(w);
+  ASSERT_TRUE(exe);
+  uint64_t loaded = cpu->bytesAllocated();
+  EXPECT_GE(loaded - idle, 2048u * 4) << "the constant, at load";
+  auto s1 = Session::create(exe);
+  ASSERT_TRUE(s1);
+  uint64_t perSession = cpu->bytesAllocated() - loaded;
+  auto s2 = Session::create(exe);
+  ASSERT_TRUE(s2);
+  // A second session adds its own arena and output, not another constant.
+  EXPECT_EQ(cpu->bytesAllocated() - loaded, 2 * perSession);
+  EXPECT_LT(perSession, 2048u * 4 + 1024);
+  std::vector<float> y(2048);
+  for (auto *s : {s1->get(), s2->get()}) {
+    for (int run = 0; run < 2; ++run) {
+      ASSERT_TRUE(s->run());
+      EXPECT_EQ(cpu->bytesAllocated() - loaded, 2 * perSession);
+    }
+    ASSERT_TRUE(s->readOutput(0, y.data(), y.size() * 4));
+    for (size_t i = 0; i < y.size(); i += 101)
+      ASSERT_EQ(y[i], std::cos(x[i])) << i;
+  }
 }
 
 TEST_F(Fixture, SessionsOutliveTheirHandles) {
