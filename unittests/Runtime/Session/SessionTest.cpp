@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 using namespace fuel::rt;
 using namespace fuel::rt::test;
@@ -414,6 +415,41 @@ TEST_F(Fixture, ConstantsAreUploadedOncePerExecutable) {
     for (size_t i = 0; i < y.size(); i += 101)
       ASSERT_EQ(y[i], std::cos(x[i])) << i;
   }
+}
+
+TEST_F(Fixture, SessionsOfOneExecutableRunConcurrently) {
+  ExecutableWriter w;
+  buildChain(w, 4096, 256);
+  auto exe = load(w);
+  ASSERT_TRUE(exe);
+  // Each thread its own session and inputs; the arenas are per session, so
+  // the runs must not disturb each other.
+  auto work = [&](float scale, bool &ok) {
+    ok = false;
+    auto s = Session::create(exe);
+    if (!s)
+      return;
+    AlignedFloats a(4096), b(4096);
+    fill(a.data(), 4096, scale, 1.0f);
+    fill(b.data(), 4096, 1.0f, scale);
+    std::vector<float> c(4096);
+    if (!bind(**s, 0, a.data(), 4096) || !bind(**s, 1, b.data(), 4096))
+      return;
+    for (int run = 0; run < 50; ++run) {
+      if (!(*s)->run() || !(*s)->readOutput(0, c.data(), c.size() * 4))
+        return;
+      for (size_t i = 0; i < 4096; i += 7)
+        if (c[i] != (a.data()[i] + b.data()[i]) + a.data()[i])
+          return;
+    }
+    ok = true;
+  };
+  bool ok1 = false, ok2 = false;
+  std::thread t1(work, 1.0f, std::ref(ok1)), t2(work, -3.0f, std::ref(ok2));
+  t1.join();
+  t2.join();
+  EXPECT_TRUE(ok1);
+  EXPECT_TRUE(ok2);
 }
 
 TEST_F(Fixture, SessionsOutliveTheirHandles) {
