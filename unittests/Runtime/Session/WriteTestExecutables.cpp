@@ -1,9 +1,10 @@
 //===- WriteTestExecutables.cpp - Writes the executables of tool tests ----===//
 //
 // `FuelRtWriteTestExecutables DIR` writes the executables of TestPrograms.h
-// into DIR (created if needed), for the C API's C test and the fuel-run tests: vadd.fuel
-// (c = a + b, 1000 f32, then a copy), chain.fuel (c = (a + b) + a, 512 f32)
-// and needs-vulkan.fuel (vadd plus a vulkan:0 device this host lacks).
+// into DIR (created if needed), for the C API's C test and the fuel-run
+// tests: vadd.fuel (c = a + b, 1000 f32, then a copy), chain.fuel
+// (c = (a + b) + a, 512 f32) and needs-vulkan.fuel (vadd plus a vulkan:0
+// device this host lacks).
 //
 //===----------------------------------------------------------------------===//
 
