@@ -154,6 +154,27 @@ try:
 except (OSError, ValueError, KeyError) as e:
     failures.append("--trace output: %s" % e)
 
+# Other dtypes and ranks, through a copy-only executable.
+copy_i32 = os.path.join(EXES, "copy-i32.fuel")
+copy_f64 = os.path.join(EXES, "copy-f64.fuel")
+np.save(path("i32.npy"), np.array([[1, -2, 3], [4, 5, -6]], dtype=np.int32))
+out, _ = expect_ok([copy_i32, "--input=@" + path("i32.npy")], "copy i32")
+check(out.strip() == "2x3xi32=[1 -2 3][4 5 -6]", "i32 printed", out)
+f64 = np.array([0.1, -2.5, 1e300, 5e-324, -0.0], dtype=np.float64)
+np.save(path("f64.npy"), f64)
+expect_ok([copy_f64, "--input=@" + path("f64.npy"),
+           "--output=@" + path("f64-out.npy")], "copy f64")
+got = np.load(path("f64-out.npy"))
+check(got.dtype == np.float64 and got.tobytes() == f64.tobytes(),
+      "f64 copied bit for bit")
+out, _ = expect_ok([copy_i32, "--input=random:5"], "random i32")
+vals = [int(v) for v in out.strip().split("=", 1)[1].replace("[", " ")
+        .replace("]", " ").split()]
+check(len(vals) == 6 and all(-64 <= v < 64 for v in vals),
+      "random i32 in [-64, 64)", out)
+expect_error([copy_i32, "--input=@" + path("f64.npy")], "f64.npy",
+             "an f64 file for an i32 argument")
+
 # Errors: non-zero exit, a message naming what is wrong.
 expect_error([os.path.join(EXES, "needs-vulkan.fuel"), "--input=random:1"],
              "vulkan:0", "a missing device")

@@ -106,6 +106,23 @@ inline void buildChain(ExecutableWriter &w, uint32_t n = 512,
       testReport(2, "fuel.add", "cpu.gen.vadd_f32", "generated", 1000));
 }
 
+/// `y = x` for any dtype and shape: one copy from the input to the output,
+/// no kernel module.
+inline void buildCopy(ExecutableWriter &w, ElementType dtype,
+                      std::vector<int64_t> shape) {
+  w.setFuelVersion("fuel test");
+  w.setFunction("identity");
+  uint32_t cpu = w.addDevice(::fuel::Device::cpu(), 64);
+  uint32_t x = w.addInput("x", dtype, shape, cpu);
+  uint32_t y = w.addOutput("y", dtype, shape, cpu);
+  const Program &p = w.program();
+  Copy cp;
+  cp.src = p.inputs[x].buffer;
+  cp.dst = p.outputs[y].buffer;
+  cp.bytes = p.buffers[cp.src].size;
+  w.addCopy(cp, {}, testReport(1, "fuel.copy", "", "copy", 100));
+}
+
 /// The bytes of a finished writer; empty on error.
 inline std::vector<uint8_t> finishBytes(const ExecutableWriter &w) {
   StatusOr<std::vector<uint8_t>> bytes = w.finish();

@@ -4,7 +4,8 @@
 // into DIR (created if needed), for the C API's C test and the fuel-run
 // tests: vadd.fuel (c = a + b, 1000 f32, then a copy), chain.fuel
 // (c = (a + b) + a, 512 f32) and needs-vulkan.fuel (vadd plus a vulkan:0
-// device this host lacks).
+// device this host lacks), copy-i32.fuel (y = x, 2x3xi32) and copy-f64.fuel
+// (y = x, 5xf64).
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,13 +52,17 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "cannot read %s\n", FUEL_TEST_KERNELS_PATH);
     return 1;
   }
-  ExecutableWriter vadd, chain, vulkan;
+  ExecutableWriter vadd, chain, vulkan, copyI32, copyF64;
+  buildCopy(copyI32, ElementType::I32, {2, 3});
+  buildCopy(copyF64, ElementType::F64, {5});
   buildVectorAdd(vadd, 1000, 256);
   buildChain(chain, 512, 64);
   buildVectorAdd(vulkan, 16, 16);
   vulkan.addDevice(::fuel::Device::vulkan(0), 1024);
   bool ok = write(dir + "/vadd.fuel", vadd) &&
             write(dir + "/chain.fuel", chain) &&
-            write(dir + "/needs-vulkan.fuel", vulkan);
+            write(dir + "/needs-vulkan.fuel", vulkan) &&
+            write(dir + "/copy-i32.fuel", copyI32) &&
+            write(dir + "/copy-f64.fuel", copyF64);
   return ok ? 0 : 1;
 }
