@@ -45,9 +45,9 @@ void cpuProgram(ExecutableWriter &w) {
   w.addModule(cpu, ModuleFormat::ElfSharedObject, {{"k0", 64, {}, {}}},
               {elf.data(), elf.size()});
   uint32_t c = w.addConstant("w", {weights.data(), weights.size()});
-  w.addInput("x", DType::F32, {4, 6}, cpu);
-  w.addOutput("y", DType::F32, {4, 6}, cpu);
-  Buffer wb;
+  w.addInput("x", ElementType::F32, {4, 6}, cpu);
+  w.addOutput("y", ElementType::F32, {4, 6}, cpu);
+  BufferSpec wb;
   wb.kind = BufferKind::Constant;
   wb.device = cpu;
   wb.size = weights.size();

@@ -52,7 +52,7 @@ std::string shape(const TensorSpec &t) {
   std::string s;
   for (int64_t d : t.shape)
     s += std::to_string(d) + "x";
-  return s + dtypeName(t.dtype);
+  return s + elementTypeName(t.dtype);
 }
 
 std::string range(uint32_t buffer, uint64_t offset, uint64_t length) {
@@ -124,7 +124,7 @@ std::string describeProgram(const Program &p) {
 
   line(out, "buffers " + std::to_string(p.buffers.size()));
   for (size_t i = 0; i < p.buffers.size(); ++i) {
-    const Buffer &b = p.buffers[i];
+    const BufferSpec &b = p.buffers[i];
     std::string what;
     switch (b.kind) {
     case BufferKind::Arena:
@@ -158,7 +158,7 @@ std::string describeProgram(const Program &p) {
 
   line(out, "commands " + std::to_string(p.commands.size()));
   for (size_t c = 0; c < p.commands.size(); ++c) {
-    const Command &cmd = p.commands[c];
+    const CommandSpec &cmd = p.commands[c];
     std::string text = "  [" + std::to_string(c) + "] ";
     if (cmd.kind == CommandKind::Dispatch) {
       const Dispatch &d = cmd.dispatch;

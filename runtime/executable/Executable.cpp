@@ -219,9 +219,10 @@ Status decodeTensor(const fbs::TensorDef *t, const std::string &field,
   if (!t)
     return Status::error(StatusCode::InvalidArgument, field + ": missing");
   out.name = str(t->name());
-  if (static_cast<unsigned>(t->dtype()) > static_cast<unsigned>(DType::Bool))
+  if (static_cast<unsigned>(t->dtype()) >
+      static_cast<unsigned>(ElementType::Bool))
     return unknownEnum(field + ".dtype", static_cast<unsigned>(t->dtype()));
-  out.dtype = static_cast<DType>(t->dtype());
+  out.dtype = static_cast<ElementType>(t->dtype());
   FUEL_RT_RETURN_IF_ERROR(checkAligned(t->shape(), field + ".shape"));
   out.shape = vec(t->shape());
   out.residency = t->residency();
@@ -359,7 +360,7 @@ Status decode(const fbs::ExecutableDef *e, const uint8_t *file,
       auto kind = static_cast<unsigned>(bd->kind());
       if (kind > static_cast<unsigned>(BufferKind::Constant))
         return unknownEnum(field + ".kind", kind);
-      Buffer b;
+      BufferSpec b;
       b.kind = static_cast<BufferKind>(kind);
       b.device = bd->device();
       b.size = bd->size();
@@ -388,7 +389,7 @@ Status decode(const fbs::ExecutableDef *e, const uint8_t *file,
       std::string field = "commands[" + std::to_string(c) + "]";
       if (!cd)
         return missing(field);
-      Command cmd;
+      CommandSpec cmd;
       if (auto *d = cd->op_as_DispatchDef()) {
         cmd.kind = CommandKind::Dispatch;
         auto source = static_cast<unsigned>(d->source());

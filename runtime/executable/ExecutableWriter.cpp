@@ -118,7 +118,7 @@ std::vector<uint8_t> buildMetadata(const Program &p) {
   auto constantsVec = b.CreateVector(constants);
 
   std::vector<flatbuffers::Offset<fbs::BufferDef>> buffers;
-  for (const Buffer &buf : p.buffers)
+  for (const BufferSpec &buf : p.buffers)
     buffers.push_back(fbs::CreateBufferDef(
         b, static_cast<fbs::BufferKind>(buf.kind), buf.device, buf.size,
         buf.alignment, buf.offset, buf.index));
@@ -133,7 +133,7 @@ std::vector<uint8_t> buildMetadata(const Program &p) {
   auto outputsVec = b.CreateVector(outputs);
 
   std::vector<flatbuffers::Offset<fbs::CommandDef>> commands;
-  for (const Command &c : p.commands) {
+  for (const CommandSpec &c : p.commands) {
     flatbuffers::Offset<void> op;
     fbs::CommandOp opType;
     if (c.kind == CommandKind::Dispatch) {
@@ -204,14 +204,14 @@ uint32_t ExecutableWriter::addConstant(std::string name, ByteSpan data) {
   return static_cast<uint32_t>(program_.constants.size() - 1);
 }
 
-uint32_t ExecutableWriter::addBuffer(Buffer buffer) {
+uint32_t ExecutableWriter::addBuffer(BufferSpec buffer) {
   program_.buffers.push_back(buffer);
   return static_cast<uint32_t>(program_.buffers.size() - 1);
 }
 
 uint32_t ExecutableWriter::addArenaBuffer(uint32_t device, uint64_t size,
                                           uint64_t offset, uint64_t alignment) {
-  Buffer b;
+  BufferSpec b;
   b.kind = BufferKind::Arena;
   b.device = device;
   b.size = size;
@@ -220,17 +220,18 @@ uint32_t ExecutableWriter::addArenaBuffer(uint32_t device, uint64_t size,
   return addBuffer(b);
 }
 
-static uint64_t tensorBytes(DType dtype, const std::vector<int64_t> &shape) {
-  uint64_t n = dtypeSize(dtype);
+static uint64_t tensorBytes(ElementType dtype,
+                            const std::vector<int64_t> &shape) {
+  uint64_t n = elementTypeSize(dtype);
   for (int64_t d : shape)
     n *= static_cast<uint64_t>(d);
   return n;
 }
 
-uint32_t ExecutableWriter::addInput(std::string name, DType dtype,
+uint32_t ExecutableWriter::addInput(std::string name, ElementType dtype,
                                     std::vector<int64_t> shape,
                                     uint32_t residency) {
-  Buffer b;
+  BufferSpec b;
   b.kind = BufferKind::Input;
   b.device = residency;
   b.size = tensorBytes(dtype, shape);
@@ -241,10 +242,10 @@ uint32_t ExecutableWriter::addInput(std::string name, DType dtype,
   return b.index;
 }
 
-uint32_t ExecutableWriter::addOutput(std::string name, DType dtype,
+uint32_t ExecutableWriter::addOutput(std::string name, ElementType dtype,
                                      std::vector<int64_t> shape,
                                      uint32_t residency) {
-  Buffer b;
+  BufferSpec b;
   b.kind = BufferKind::Output;
   b.device = residency;
   b.size = tensorBytes(dtype, shape);
@@ -258,7 +259,7 @@ uint32_t ExecutableWriter::addOutput(std::string name, DType dtype,
 uint32_t ExecutableWriter::addDispatch(Dispatch dispatch,
                                        std::vector<uint32_t> dependencies,
                                        CommandReport report) {
-  Command c;
+  CommandSpec c;
   c.kind = CommandKind::Dispatch;
   c.dispatch = std::move(dispatch);
   c.dependencies = std::move(dependencies);
@@ -270,7 +271,7 @@ uint32_t ExecutableWriter::addDispatch(Dispatch dispatch,
 uint32_t ExecutableWriter::addCopy(Copy copy,
                                    std::vector<uint32_t> dependencies,
                                    CommandReport report) {
-  Command c;
+  CommandSpec c;
   c.kind = CommandKind::Copy;
   c.copy = copy;
   c.dependencies = std::move(dependencies);

@@ -50,7 +50,7 @@ bool LibraryKernel::operator==(const LibraryKernel &o) const {
 bool Constant::operator==(const Constant &o) const {
   return name == o.name && data == o.data;
 }
-bool Buffer::operator==(const Buffer &o) const {
+bool BufferSpec::operator==(const BufferSpec &o) const {
   return kind == o.kind && device == o.device && size == o.size &&
          alignment == o.alignment && offset == o.offset && index == o.index;
 }
@@ -75,7 +75,7 @@ bool CommandReport::operator==(const CommandReport &o) const {
          source == o.source && revision == o.revision &&
          predictedNs == o.predictedNs;
 }
-bool Command::operator==(const Command &o) const {
+bool CommandSpec::operator==(const CommandSpec &o) const {
   if (kind != o.kind || dependencies != o.dependencies || !(report == o.report))
     return false;
   return kind == CommandKind::Dispatch ? dispatch == o.dispatch
@@ -92,47 +92,47 @@ bool Program::operator==(const Program &o) const {
          commands == o.commands;
 }
 
-size_t dtypeSize(DType dtype) {
+size_t elementTypeSize(ElementType dtype) {
   switch (dtype) {
-  case DType::F32:
-  case DType::I32:
+  case ElementType::F32:
+  case ElementType::I32:
     return 4;
-  case DType::F16:
-  case DType::BF16:
-  case DType::I16:
+  case ElementType::F16:
+  case ElementType::BF16:
+  case ElementType::I16:
     return 2;
-  case DType::F64:
-  case DType::I64:
+  case ElementType::F64:
+  case ElementType::I64:
     return 8;
-  case DType::I8:
-  case DType::U8:
-  case DType::Bool:
+  case ElementType::I8:
+  case ElementType::U8:
+  case ElementType::Bool:
     return 1;
   }
   return 0;
 }
 
-const char *dtypeName(DType dtype) {
+const char *elementTypeName(ElementType dtype) {
   switch (dtype) {
-  case DType::F32:
+  case ElementType::F32:
     return "f32";
-  case DType::F16:
+  case ElementType::F16:
     return "f16";
-  case DType::BF16:
+  case ElementType::BF16:
     return "bf16";
-  case DType::F64:
+  case ElementType::F64:
     return "f64";
-  case DType::I8:
+  case ElementType::I8:
     return "i8";
-  case DType::I16:
+  case ElementType::I16:
     return "i16";
-  case DType::I32:
+  case ElementType::I32:
     return "i32";
-  case DType::I64:
+  case ElementType::I64:
     return "i64";
-  case DType::U8:
+  case ElementType::U8:
     return "u8";
-  case DType::Bool:
+  case ElementType::Bool:
     return "i1";
   }
   return "?";
@@ -219,14 +219,14 @@ Status verifyTensor(const Program &p, const char *list, size_t i,
                                      p.devices.size(), "devices"));
   FUEL_RT_RETURN_IF_ERROR(
       checkIndex(field + ".buffer", t.buffer, p.buffers.size(), "buffers"));
-  const Buffer &b = p.buffers[t.buffer];
+  const BufferSpec &b = p.buffers[t.buffer];
   if (b.kind != kind || b.index != i)
     return invalid(field + ".buffer", "buffer " + std::to_string(t.buffer) +
                                           " is not bound to " + field);
   if (b.device != t.residency)
     return invalid(field + ".buffer", "buffer " + std::to_string(t.buffer) +
                                           " is not on the residency device");
-  uint64_t bytes = dtypeSize(t.dtype);
+  uint64_t bytes = elementTypeSize(t.dtype);
   for (size_t d = 0; d < t.shape.size(); ++d) {
     int64_t dim = t.shape[d];
     if (dim < 0)
@@ -334,7 +334,7 @@ Status verifyProgram(const Program &p, const LoadOptions &options) {
 
   // Buffers.
   for (size_t i = 0; i < p.buffers.size(); ++i) {
-    const Buffer &b = p.buffers[i];
+    const BufferSpec &b = p.buffers[i];
     std::string field = at("buffers", i);
     FUEL_RT_RETURN_IF_ERROR(
         checkIndex(field + ".device", b.device, p.devices.size(), "devices"));
@@ -388,7 +388,7 @@ Status verifyProgram(const Program &p, const LoadOptions &options) {
   // device, dependencies only on earlier commands (so list order is a valid
   // order), no writes into inputs or constants by copies.
   for (size_t c = 0; c < p.commands.size(); ++c) {
-    const Command &cmd = p.commands[c];
+    const CommandSpec &cmd = p.commands[c];
     std::string field = at("commands", c);
     for (size_t d = 0; d < cmd.dependencies.size(); ++d)
       if (cmd.dependencies[d] >= c)
@@ -421,7 +421,7 @@ Status verifyProgram(const Program &p, const LoadOptions &options) {
         std::string bf = field + "." + at("bindings", b);
         FUEL_RT_RETURN_IF_ERROR(
             checkIndex(bf + ".buffer", r.buffer, p.buffers.size(), "buffers"));
-        const Buffer &buf = p.buffers[r.buffer];
+        const BufferSpec &buf = p.buffers[r.buffer];
         FUEL_RT_RETURN_IF_ERROR(
             checkRange(bf, r.offset, r.length, buf.size, r.buffer));
         if (buf.device != device)
@@ -490,7 +490,7 @@ Status verifyProgram(const Program &p, const LoadOptions &options) {
       // one workspace per worker thread.
       uint64_t need = d.arenaBytes;
       bool overflow = false;
-      for (const Buffer &b : p.buffers)
+      for (const BufferSpec &b : p.buffers)
         if (b.device == i && b.kind == BufferKind::Constant)
           overflow |= !addOk(need, b.size, need);
       if (d.device.kind == DeviceKind::Cpu) {

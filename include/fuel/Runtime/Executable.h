@@ -46,16 +46,27 @@ struct ByteSpan {
 };
 
 /// Element types of inputs and outputs.
-enum class DType : uint8_t { F32, F16, BF16, F64, I8, I16, I32, I64, U8, Bool };
+enum class ElementType : uint8_t {
+  F32,
+  F16,
+  BF16,
+  F64,
+  I8,
+  I16,
+  I32,
+  I64,
+  U8,
+  Bool
+};
 
 /// Bytes per element of `dtype`.
-size_t dtypeSize(DType dtype);
+size_t elementTypeSize(ElementType dtype);
 /// "f32", "f16", "bf16", "f64", "i8", "i16", "i32", "i64", "u8", "i1".
-const char *dtypeName(DType dtype);
+const char *elementTypeName(ElementType dtype);
 
 /// A device the executable needs, and the size of its arena.
 struct DeviceRequirement {
-  Device device;
+  ::fuel::Device device;
   uint64_t arenaBytes = 0;
   uint64_t arenaAlignment = 64;
   bool operator==(const DeviceRequirement &) const;
@@ -130,20 +141,20 @@ enum class BufferKind : uint8_t {
   Constant, ///< Holds constant `index` on its device.
 };
 
-struct Buffer {
+struct BufferSpec {
   BufferKind kind = BufferKind::Arena;
   uint32_t device = 0; ///< Index into Program::devices.
   uint64_t size = 0;
   uint64_t alignment = 64;
   uint64_t offset = 0; ///< Arena only.
   uint32_t index = 0;  ///< Input, Output and Constant only.
-  bool operator==(const Buffer &) const;
+  bool operator==(const BufferSpec &) const;
 };
 
 /// An input or output of the executable's function.
 struct TensorSpec {
   std::string name;
-  DType dtype = DType::F32;
+  ElementType dtype = ElementType::F32;
   std::vector<int64_t> shape;
   uint32_t residency = 0; ///< Index into Program::devices.
   uint32_t buffer = 0;    ///< Index into Program::buffers.
@@ -196,13 +207,13 @@ enum class CommandKind : uint8_t { Dispatch, Copy };
 
 /// One command; it may start once every command in `dependencies` (all
 /// earlier in the list) has finished.
-struct Command {
+struct CommandSpec {
   CommandKind kind = CommandKind::Dispatch;
   Dispatch dispatch; ///< Dispatch only.
   Copy copy;         ///< Copy only.
   std::vector<uint32_t> dependencies;
   CommandReport report;
-  bool operator==(const Command &) const;
+  bool operator==(const CommandSpec &) const;
 };
 
 /// Everything an executable says. In a loaded Executable the ByteSpans point
@@ -219,17 +230,17 @@ struct Program {
   std::vector<KernelModule> modules;
   std::vector<LibraryKernel> libraryKernels;
   std::vector<Constant> constants;
-  std::vector<Buffer> buffers;
+  std::vector<BufferSpec> buffers;
   std::vector<TensorSpec> inputs;
   std::vector<TensorSpec> outputs;
-  std::vector<Command> commands;
+  std::vector<CommandSpec> commands;
   bool operator==(const Program &) const;
   bool operator!=(const Program &o) const { return !(*this == o); }
 };
 
 /// A device the host offers, and its memory (0: unknown, not checked).
 struct AvailableDevice {
-  Device device;
+  ::fuel::Device device;
   uint64_t memoryBytes = 0;
 };
 

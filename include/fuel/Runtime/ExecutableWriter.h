@@ -45,7 +45,7 @@ public:
     program_.cpuTarget = std::move(target);
   }
 
-  uint32_t addDevice(Device device, uint64_t arenaBytes,
+  uint32_t addDevice(::fuel::Device device, uint64_t arenaBytes,
                      uint64_t arenaAlignment = 64);
   /// Copies `image`; the module's device is `device` (an index).
   uint32_t addModule(uint32_t device, ModuleFormat format,
@@ -53,16 +53,16 @@ public:
   uint32_t addLibraryKernel(LibraryKernel kernel);
   /// Copies `data`.
   uint32_t addConstant(std::string name, ByteSpan data);
-  uint32_t addBuffer(Buffer buffer);
+  uint32_t addBuffer(BufferSpec buffer);
   uint32_t addArenaBuffer(uint32_t device, uint64_t size, uint64_t offset,
                           uint64_t alignment = 64);
   /// Adds the input and its buffer (kind Input, the tensor's byte size, on
   /// `residency`); returns the input's index.
-  uint32_t addInput(std::string name, DType dtype, std::vector<int64_t> shape,
-                    uint32_t residency);
+  uint32_t addInput(std::string name, ElementType dtype,
+                    std::vector<int64_t> shape, uint32_t residency);
   /// As addInput, for an output.
-  uint32_t addOutput(std::string name, DType dtype, std::vector<int64_t> shape,
-                     uint32_t residency);
+  uint32_t addOutput(std::string name, ElementType dtype,
+                     std::vector<int64_t> shape, uint32_t residency);
   uint32_t addDispatch(Dispatch dispatch, std::vector<uint32_t> dependencies,
                        CommandReport report = {});
   uint32_t addCopy(Copy copy, std::vector<uint32_t> dependencies,

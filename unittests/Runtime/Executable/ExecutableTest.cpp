@@ -85,9 +85,9 @@ void buildExample(ExecutableWriter &w) {
   w.addLibraryKernel(lib);
   uint32_t wc = w.addConstant("w", span(weights));
 
-  w.addInput("x", DType::F32, {16, 20}, cpu);  // buffer 0, 1280 bytes
-  w.addOutput("y", DType::F32, {16, 20}, cpu); // buffer 1
-  Buffer wb;
+  w.addInput("x", ElementType::F32, {16, 20}, cpu);  // buffer 0, 1280 bytes
+  w.addOutput("y", ElementType::F32, {16, 20}, cpu); // buffer 1
+  BufferSpec wb;
   wb.kind = BufferKind::Constant;
   wb.device = cpu;
   wb.size = weights.size();
@@ -658,7 +658,7 @@ TEST(ExecutableLoaderTest, RefusesShapeDtypeMismatch) {
       editedBytes([](Program &p) { p.inputs[0].shape = {16, 21}; }),
       "inputs[0]: shape x dtype is 1344 bytes but buffer 0 holds 1280");
   expectRefused(
-      editedBytes([](Program &p) { p.outputs[0].dtype = DType::F16; }),
+      editedBytes([](Program &p) { p.outputs[0].dtype = ElementType::F16; }),
       "outputs[0]: shape x dtype is 640 bytes");
   expectRefused(editedBytes([](Program &p) { p.inputs[0].shape = {-16, -20}; }),
                 "inputs[0].shape[0]: negative dimension");
@@ -809,7 +809,7 @@ commands 5
 TEST(DescribeTest, UnverifiedIndicesPrint) {
   Program p;
   p.buffers.push_back({BufferKind::Arena, 3, 16, 64, 0, 0});
-  Command c;
+  CommandSpec c;
   c.dispatch.module = 7;
   p.commands.push_back(c);
   std::string text = describeProgram(p);

@@ -1,0 +1,155 @@
+//===- Runtime.h - Runtimes, loaded executables and sessions ----*- C++ -*-===//
+//
+// The top of libfuelrt (docs/RUNTIME-SESSIONS.md): a Runtime opens the
+// devices (the CPU now), a LoadedExecutable is a verified executable whose
+// kernel modules are loaded on their devices and whose constants are
+// uploaded once per reading device, and a Session runs it: each device's
+// arena is allocated once when the session is created and reused by every
+// run, inputs bind zero-copy when their memory is suitably aligned (else
+// they are copied), commands run in order honouring their dependencies, and
+// every command is timed. Every misuse returns a Status; nothing throws.
+//
+// Lifetimes: a Session keeps its LoadedExecutable alive, which keeps its
+// Runtime's devices alive, so handles may be destroyed in any order.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUEL_RUNTIME_RUNTIME_H
+#define FUEL_RUNTIME_RUNTIME_H
+
+#include "fuel/Runtime/Device.h"
+#include "fuel/Runtime/Executable.h"
+#include "fuel/Runtime/Status.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fuel::rt {
+
+/// How to create a Runtime.
+struct RuntimeOptions {
+  /// Threads of the CPU device (its queue thread included); 0: every core.
+  unsigned threads = 0;
+  /// The CPU device's memory limit in bytes; 0: the physical memory.
+  uint64_t cpuMemoryLimit = 0;
+  /// Where library-kernel shims are found; empty: beside libfuelrt
+  /// (runtimeDirectory(), CpuDevice.h).
+  std::string shimDirectory;
+};
+
+class LoadedExecutable;
+
+/// The devices of this process, opened once and shared by everything loaded
+/// on them.
+class Runtime {
+public:
+  static StatusOr<std::unique_ptr<Runtime>>
+  create(const RuntimeOptions &options = {});
+  ~Runtime();
+
+  /// Threads that run one CPU dispatch.
+  unsigned threadCount() const;
+  /// The directory shims are loaded from.
+  const std::string &shimDirectory() const;
+  /// The devices opened, as the loader checks executables against them.
+  std::vector<AvailableDevice> availableDevices() const;
+  /// The device `id`, or null when this runtime has none such.
+  Device *device(const ::fuel::Device &id) const;
+
+  /// Loads and verifies the executable file at `path` (mapped, not copied),
+  /// loads its kernel modules and uploads its constants.
+  StatusOr<std::shared_ptr<LoadedExecutable>>
+  loadExecutableFile(const std::string &path) const;
+  /// As loadExecutableFile, from bytes the runtime copies.
+  StatusOr<std::shared_ptr<LoadedExecutable>>
+  loadExecutableBytes(const void *data, size_t size) const;
+
+  struct State;
+
+private:
+  explicit Runtime(std::shared_ptr<State> state);
+  std::shared_ptr<State> state_;
+};
+
+/// A verified executable, ready on its devices.
+class LoadedExecutable {
+public:
+  ~LoadedExecutable();
+  const Program &program() const;
+  const Executable &executable() const;
+
+  struct Impl;
+  explicit LoadedExecutable(std::unique_ptr<Impl> impl);
+  Impl &impl() const { return *impl_; }
+
+private:
+  std::unique_ptr<Impl> impl_;
+};
+
+/// One run's time of one command.
+struct CommandTime {
+  uint64_t startNs = 0; ///< monotonicNs() when it started.
+  uint64_t endNs = 0;
+  uint64_t durationNs() const { return endNs > startNs ? endNs - startNs : 0; }
+};
+
+/// Runs a LoadedExecutable, again and again, reusing its memory. A session
+/// is used from one thread at a time.
+class Session {
+public:
+  static StatusOr<std::unique_ptr<Session>>
+  create(std::shared_ptr<LoadedExecutable> executable);
+  ~Session();
+
+  const Program &program() const;
+
+  /// Binds input `index` to `bytes` bytes at `data`, an array of `dtype` and
+  /// `shape`, which must be the input's. When the input's device is host
+  /// memory and `data` is aligned as the input's buffer requires, the input
+  /// binds zero-copy: `data` must then stay valid and unchanged until the
+  /// last run using it has finished. Otherwise the bytes are copied now into
+  /// a staging buffer the session allocated once. The runtime never writes
+  /// into `data`. Refused while a run is in flight.
+  Status bindInput(size_t index, ElementType dtype,
+                   const std::vector<int64_t> &shape, const void *data,
+                   size_t bytes);
+  /// Whether input `index` is bound, and whether zero-copy.
+  bool isInputBound(size_t index) const;
+  bool isInputZeroCopy(size_t index) const;
+
+  /// Runs every command once and waits for the result.
+  Status run();
+  /// Submits every command and returns; wait() finishes the run. Refused
+  /// when an input is unbound or a run is already in flight.
+  Status runAsync();
+  /// Waits for the run in flight; the run's error, if any. Ok without one.
+  Status wait();
+  bool isRunning() const;
+
+  /// Copies output `index` of the last finished run into `data` (`bytes`
+  /// must be the output's byte size). Refused before the first run and
+  /// while a run is in flight.
+  Status readOutput(size_t index, void *data, size_t bytes) const;
+
+  /// The timing of every command of the last finished run, in command
+  /// order; empty before the first run.
+  const std::vector<CommandTime> &commandTimes() const;
+  /// Runs finished so far.
+  uint64_t runCount() const;
+
+  struct Impl;
+
+private:
+  explicit Session(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Bytes of a tensor of `spec`'s dtype and shape.
+uint64_t tensorByteSize(const TensorSpec &spec);
+
+} // namespace fuel::rt
+
+#endif // FUEL_RUNTIME_RUNTIME_H

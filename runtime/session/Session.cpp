@@ -1,0 +1,695 @@
+//===- Session.cpp - Runtimes, loaded executables and sessions ------------===//
+//
+// Implements Runtime.h: opening devices, loading an executable's modules and
+// constants on them, and sessions that run its command list. A session
+// resolves every command to a device command once, when it is created; a
+// run only patches the input buffers into the bindings, submits and waits,
+// so running allocates nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Runtime/Runtime.h"
+
+#include "../device/CpuDevice.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace fuel::rt {
+
+uint64_t tensorByteSize(const TensorSpec &spec) {
+  uint64_t n = elementTypeSize(spec.dtype);
+  for (int64_t d : spec.shape)
+    n *= static_cast<uint64_t>(d);
+  return n;
+}
+
+//===----------------------------------------------------------------------===//
+// Runtime
+//===----------------------------------------------------------------------===//
+
+struct Runtime::State {
+  std::unique_ptr<CpuDevice> cpu;
+  unsigned threads = 1;
+  std::string shimDirectory;
+};
+
+Runtime::Runtime(std::shared_ptr<State> state) : state_(std::move(state)) {}
+Runtime::~Runtime() = default;
+
+StatusOr<std::unique_ptr<Runtime>>
+Runtime::create(const RuntimeOptions &options) {
+  auto state = std::make_shared<State>();
+  CpuDeviceOptions cpuOptions;
+  cpuOptions.threads = options.threads;
+  cpuOptions.memoryLimit = options.cpuMemoryLimit;
+  StatusOr<std::unique_ptr<CpuDevice>> cpu = CpuDevice::create(cpuOptions);
+  if (!cpu)
+    return cpu.status().withContext("runtime: opening the cpu device");
+  state->cpu = std::move(*cpu);
+  state->threads = state->cpu->threadCount();
+  state->shimDirectory = options.shimDirectory.empty() ? runtimeDirectory()
+                                                       : options.shimDirectory;
+  return std::unique_ptr<Runtime>(new Runtime(std::move(state)));
+}
+
+unsigned Runtime::threadCount() const { return state_->threads; }
+
+const std::string &Runtime::shimDirectory() const {
+  return state_->shimDirectory;
+}
+
+std::vector<AvailableDevice> Runtime::availableDevices() const {
+  return {{::fuel::Device::cpu(), state_->cpu->info().memoryLimit}};
+}
+
+Device *Runtime::device(const ::fuel::Device &id) const {
+  if (id == ::fuel::Device::cpu())
+    return state_->cpu.get();
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// LoadedExecutable
+//===----------------------------------------------------------------------===//
+
+struct LoadedExecutable::Impl {
+  /// Keeps the devices alive while anything loaded on them exists.
+  std::shared_ptr<Runtime::State> runtime;
+  std::unique_ptr<Executable> exe;
+  /// Per program device.
+  std::vector<Device *> devices;
+  /// The largest workspace a kernel of each device declares.
+  std::vector<uint64_t> workspaceBytes;
+  /// Per program module; empty handles for modules not loaded yet.
+  std::vector<ModuleHandle> modules;
+  /// Loaded shims (one per device and shim file) and their devices.
+  std::vector<ModuleHandle> shims;
+  std::vector<uint32_t> shimDevices;
+  /// Per library kernel: its kernel handle.
+  std::vector<Kernel> libraryKernels;
+  /// Per program buffer: the uploaded constant for Constant buffers.
+  std::vector<Buffer> constantBuffers;
+  /// Each (constant, device) upload once, to free at the end.
+  struct Upload {
+    uint32_t constant;
+    uint32_t device;
+    Buffer buffer;
+  };
+  std::vector<Upload> uploads;
+
+  ~Impl() {
+    for (const Upload &u : uploads)
+      (void)devices[u.device]->free(u.buffer);
+    for (size_t i = 0; i < shims.size(); ++i)
+      (void)devices[shimDevices[i]]->unloadModule(shims[i]);
+    for (size_t m = 0; m < modules.size(); ++m)
+      if (modules[m].id != 0)
+        (void)devices[exe->program().modules[m].device]->unloadModule(
+            modules[m]);
+  }
+
+  Status prepare(const Runtime &rt);
+};
+
+Status LoadedExecutable::Impl::prepare(const Runtime &rt) {
+  const Program &p = exe->program();
+  for (const DeviceRequirement &d : p.devices) {
+    Device *dev = rt.device(d.device);
+    if (!dev)
+      return Status::error(StatusCode::FailedPrecondition,
+                           "executable needs device " + d.device.str() +
+                               ", which this runtime does not have");
+    devices.push_back(dev);
+  }
+  workspaceBytes.assign(p.devices.size(), 0);
+  // Library kernels: each shim file is loaded once per device, with every
+  // entry the executable uses from it.
+  std::vector<std::pair<uint32_t, std::string>> shimKeys;
+  std::vector<std::vector<std::string>> shimEntries;
+  std::vector<std::pair<size_t, size_t>> where; // (shim, entry) per kernel
+  for (size_t k = 0; k < p.libraryKernels.size(); ++k) {
+    const LibraryKernel &lk = p.libraryKernels[k];
+    std::string field = "executable: libraryKernels[" + std::to_string(k) +
+                        "] (" + lk.kernelId + ")";
+    if (lk.shim.find('/') != std::string::npos)
+      return Status::error(StatusCode::InvalidArgument,
+                           field + ": shim '" + lk.shim +
+                               "' must be a file name, not a path");
+    if (!dynamic_cast<CpuDevice *>(devices[lk.device]))
+      return Status::error(StatusCode::InvalidArgument,
+                           field + ": library kernels run on the cpu");
+    workspaceBytes[lk.device] =
+        std::max(workspaceBytes[lk.device], lk.workspaceBytes);
+    std::pair<uint32_t, std::string> key(lk.device, lk.shim);
+    size_t s =
+        std::find(shimKeys.begin(), shimKeys.end(), key) - shimKeys.begin();
+    if (s == shimKeys.size()) {
+      shimKeys.push_back(key);
+      shimEntries.emplace_back();
+    }
+    std::vector<std::string> &entries = shimEntries[s];
+    size_t e =
+        std::find(entries.begin(), entries.end(), lk.entry) - entries.begin();
+    if (e == entries.size())
+      entries.push_back(lk.entry);
+    where.emplace_back(s, e);
+  }
+  for (size_t s = 0; s < shimKeys.size(); ++s) {
+    auto *cpu = static_cast<CpuDevice *>(devices[shimKeys[s].first]);
+    std::string path = rt.shimDirectory() + "/" + shimKeys[s].second;
+    StatusOr<ModuleHandle> h = cpu->loadShim(path, shimEntries[s]);
+    if (!h)
+      return h.status().withContext("executable: shim " + shimKeys[s].second);
+    shims.push_back(std::move(*h));
+    shimDevices.push_back(shimKeys[s].first);
+  }
+  for (const auto &[s, e] : where)
+    libraryKernels.push_back(shims[s].kernels[e]);
+  modules.resize(p.modules.size());
+  for (size_t m = 0; m < p.modules.size(); ++m) {
+    const KernelModule &km = p.modules[m];
+    if (km.format != ModuleFormat::ElfSharedObject)
+      return Status::error(StatusCode::Unimplemented,
+                           "executable: modules[" + std::to_string(m) +
+                               "]: only ELF modules for the cpu are run");
+    ModuleImage image;
+    image.data = km.image.data;
+    image.size = km.image.size;
+    for (const KernelEntry &k : km.kernels) {
+      image.kernelNames.push_back(k.symbol);
+      workspaceBytes[km.device] =
+          std::max(workspaceBytes[km.device], k.workspaceBytes);
+    }
+    StatusOr<ModuleHandle> h = devices[km.device]->loadModule(image);
+    if (!h)
+      return h.status().withContext("executable: modules[" + std::to_string(m) +
+                                    "]");
+    modules[m] = std::move(*h);
+  }
+  // Constants: once per (constant, reading device), at load, never per run.
+  constantBuffers.resize(p.buffers.size());
+  for (size_t b = 0; b < p.buffers.size(); ++b) {
+    const BufferSpec &spec = p.buffers[b];
+    if (spec.kind != BufferKind::Constant)
+      continue;
+    auto it =
+        std::find_if(uploads.begin(), uploads.end(), [&](const Upload &u) {
+          return u.constant == spec.index && u.device == spec.device;
+        });
+    if (it == uploads.end()) {
+      const Constant &c = p.constants[spec.index];
+      Device *dev = devices[spec.device];
+      StatusOr<Buffer> buf = dev->allocate(c.data.size, spec.alignment);
+      if (!buf)
+        return buf.status().withContext("executable: constants[" +
+                                        std::to_string(spec.index) + "]");
+      uploads.push_back({spec.index, spec.device, *buf});
+      FUEL_RT_RETURN_IF_ERROR(dev->write(*buf, 0, c.data.data, c.data.size)
+                                  .withContext("executable: constants[" +
+                                               std::to_string(spec.index) +
+                                               "]"));
+      it = uploads.end() - 1;
+    }
+    constantBuffers[b] = it->buffer;
+  }
+  return Status::ok();
+}
+
+LoadedExecutable::LoadedExecutable(std::unique_ptr<Impl> impl)
+    : impl_(std::move(impl)) {}
+LoadedExecutable::~LoadedExecutable() = default;
+const Program &LoadedExecutable::program() const {
+  return impl_->exe->program();
+}
+const Executable &LoadedExecutable::executable() const { return *impl_->exe; }
+
+static StatusOr<std::shared_ptr<LoadedExecutable>>
+finishLoad(const Runtime &rt, std::shared_ptr<Runtime::State> state,
+           StatusOr<std::unique_ptr<Executable>> exe) {
+  if (!exe)
+    return exe.status();
+  auto impl = std::make_unique<LoadedExecutable::Impl>();
+  impl->runtime = std::move(state);
+  impl->exe = std::move(*exe);
+  FUEL_RT_RETURN_IF_ERROR(impl->prepare(rt));
+  return std::make_shared<LoadedExecutable>(std::move(impl));
+}
+
+static LoadOptions loadOptions(const Runtime &rt) {
+  LoadOptions o;
+  o.availableDevices = rt.availableDevices();
+  o.workerThreads = rt.threadCount();
+  return o;
+}
+
+StatusOr<std::shared_ptr<LoadedExecutable>>
+Runtime::loadExecutableFile(const std::string &path) const {
+  StatusOr<std::shared_ptr<LoadedExecutable>> r =
+      finishLoad(*this, state_, Executable::loadFile(path, loadOptions(*this)));
+  // The loader's messages name the file already; others get it in front.
+  if (!r && r.status().message().rfind(path, 0) != 0)
+    return r.status().withContext(path);
+  return r;
+}
+
+StatusOr<std::shared_ptr<LoadedExecutable>>
+Runtime::loadExecutableBytes(const void *data, size_t size) const {
+  if (!data && size)
+    return Status::error(StatusCode::InvalidArgument,
+                         "loadExecutableBytes: null data");
+  return finishLoad(*this, state_,
+                    Executable::loadBytes(data, size, loadOptions(*this)));
+}
+
+//===----------------------------------------------------------------------===//
+// Session
+//===----------------------------------------------------------------------===//
+
+struct Session::Impl {
+  std::shared_ptr<LoadedExecutable> exe;
+  const Program *program = nullptr;
+  LoadedExecutable::Impl *loaded = nullptr;
+
+  /// Per program device: its queue and arena.
+  std::vector<std::unique_ptr<Queue>> queues;
+  std::vector<Buffer> arenas;
+
+  struct InputSlot {
+    bool bound = false;
+    bool zeroCopy = false;
+    Buffer imported; ///< The caller's memory, when zero-copy.
+    Buffer staging;  ///< Allocated on the first copied bind, then reused.
+    Buffer current;  ///< What the commands bind.
+  };
+  std::vector<InputSlot> inputs;
+  std::vector<Buffer> outputs;
+
+  /// The device commands, resolved once; bindings point into `bindings`.
+  std::vector<Command> commands;
+  std::vector<Binding> bindings;
+  std::vector<uint32_t> commandDevice;
+  /// Push constants of library-kernel dispatches (params, then the
+  /// dispatch's); filled once by build().
+  std::vector<std::vector<uint32_t>> pushStorage;
+  std::vector<CommandTiming> timings;
+  std::vector<Fence> fences;
+  std::vector<CommandTime> times;
+
+  bool running = false;
+  bool haveResult = false;
+  uint64_t runs = 0;
+  Status lastRun;
+
+  ~Impl() {
+    if (running)
+      (void)waitAll();
+    for (size_t d = 0; d < arenas.size(); ++d)
+      if (arenas[d].id)
+        (void)loaded->devices[d]->free(arenas[d]);
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      Device *dev = loaded->devices[program->inputs[i].residency];
+      if (inputs[i].imported.id)
+        (void)dev->free(inputs[i].imported);
+      if (inputs[i].staging.id)
+        (void)dev->free(inputs[i].staging);
+    }
+    for (size_t o = 0; o < outputs.size(); ++o)
+      if (outputs[o].id)
+        (void)loaded->devices[program->outputs[o].residency]->free(outputs[o]);
+  }
+
+  /// The device buffer program buffer `b` lives in, and the offset of its
+  /// first byte there.
+  Buffer resolve(uint32_t b, uint64_t &offset) const {
+    const BufferSpec &spec = program->buffers[b];
+    offset = 0;
+    switch (spec.kind) {
+    case BufferKind::Arena:
+      offset = spec.offset;
+      return arenas[spec.device];
+    case BufferKind::Input:
+      return inputs[spec.index].current;
+    case BufferKind::Output:
+      return outputs[spec.index];
+    case BufferKind::Constant:
+      return loaded->constantBuffers[b];
+    }
+    return Buffer();
+  }
+
+  Status build();
+  void patch();
+  Status submitAll();
+  Status waitAll();
+};
+
+Status Session::Impl::build() {
+  const Program &p = *program;
+  size_t numDevices = p.devices.size();
+  queues.resize(numDevices);
+  arenas.resize(numDevices);
+  for (size_t d = 0; d < numDevices; ++d) {
+    Device *dev = loaded->devices[d];
+    std::string what = "session: device " + p.devices[d].device.str();
+    StatusOr<std::unique_ptr<Queue>> q = dev->createQueue();
+    if (!q)
+      return q.status().withContext(what);
+    queues[d] = std::move(*q);
+    FUEL_RT_RETURN_IF_ERROR(
+        dev->reserveWorkspace(loaded->workspaceBytes[d]).withContext(what));
+    // The arena: allocated once here, reused by every run.
+    StatusOr<Buffer> arena =
+        dev->allocate(p.devices[d].arenaBytes, p.devices[d].arenaAlignment);
+    if (!arena)
+      return arena.status().withContext(what + ": arena");
+    arenas[d] = *arena;
+  }
+  inputs.resize(p.inputs.size());
+  outputs.resize(p.outputs.size());
+  for (size_t o = 0; o < p.outputs.size(); ++o) {
+    const TensorSpec &t = p.outputs[o];
+    StatusOr<Buffer> buf = loaded->devices[t.residency]->allocate(
+        tensorByteSize(t), p.buffers[t.buffer].alignment);
+    if (!buf)
+      return buf.status().withContext("session: output " + std::to_string(o) +
+                                      " (" + t.name + ")");
+    outputs[o] = *buf;
+  }
+
+  // Resolve the commands once. Binding arrays go into one vector sized first,
+  // so the pointers into it stay valid.
+  size_t numBindings = 0;
+  for (const CommandSpec &c : p.commands)
+    if (c.kind == CommandKind::Dispatch)
+      numBindings += c.dispatch.bindings.size();
+  bindings.resize(numBindings);
+  commands.resize(p.commands.size());
+  commandDevice.resize(p.commands.size());
+  pushStorage.resize(p.commands.size());
+  timings.resize(p.commands.size());
+  fences.resize(p.commands.size());
+  size_t next = 0;
+  for (size_t i = 0; i < p.commands.size(); ++i) {
+    const CommandSpec &c = p.commands[i];
+    Command &dc = commands[i];
+    if (c.kind == CommandKind::Dispatch) {
+      const Dispatch &d = c.dispatch;
+      Kernel kernel;
+      uint64_t workspace = 0;
+      const uint32_t *push = d.pushConstants.data();
+      size_t numPush = d.pushConstants.size();
+      if (d.source == KernelSource::Module) {
+        kernel = loaded->modules[d.module].kernels[d.kernel];
+        workspace = p.modules[d.module].kernels[d.kernel].workspaceBytes;
+      } else {
+        // A library kernel's integer params reach its entry as the first
+        // push constants, then the dispatch's own (ShimABI.h).
+        const LibraryKernel &lk = p.libraryKernels[d.kernel];
+        kernel = loaded->libraryKernels[d.kernel];
+        workspace = lk.workspaceBytes;
+        std::vector<uint32_t> &words = pushStorage[i];
+        for (size_t k = 0; k < lk.params.size(); ++k) {
+          if (lk.params[k] < 0 || lk.params[k] > int64_t(UINT32_MAX))
+            return Status::error(StatusCode::InvalidArgument,
+                                 "session: libraryKernels[" +
+                                     std::to_string(d.kernel) + "].params[" +
+                                     std::to_string(k) +
+                                     "] = " + std::to_string(lk.params[k]) +
+                                     " does not fit a 32-bit push constant");
+          words.push_back(uint32_t(lk.params[k]));
+        }
+        words.insert(words.end(), d.pushConstants.begin(),
+                     d.pushConstants.end());
+        push = words.data();
+        numPush = words.size();
+      }
+      dc = Command::dispatch(kernel, d.grid[0], d.grid[1], d.grid[2],
+                             bindings.data() + next, d.bindings.size(), push,
+                             numPush);
+      dc.workspaceBytes = workspace;
+      dc.predictedNs = c.report.predictedNs;
+      next += d.bindings.size();
+      commandDevice[i] = dispatchDevice(p, d);
+    } else {
+      const Copy &cp = c.copy;
+      uint32_t srcDev = p.buffers[cp.src].device;
+      uint32_t dstDev = p.buffers[cp.dst].device;
+      if (srcDev != dstDev)
+        return Status::error(StatusCode::Unimplemented,
+                             "session: commands[" + std::to_string(i) +
+                                 "]: copies between devices are not run yet");
+      // verifyProgram refuses a copy into an input or a constant, so no
+      // command of a loaded executable writes into the caller's memory.
+      dc = Command::copy(Buffer(), 0, Buffer(), 0, cp.bytes);
+      commandDevice[i] = srcDev;
+    }
+    dc.timing = &timings[i];
+  }
+  return Status::ok();
+}
+
+void Session::Impl::patch() {
+  const Program &p = *program;
+  size_t next = 0;
+  for (size_t i = 0; i < p.commands.size(); ++i) {
+    const CommandSpec &c = p.commands[i];
+    Command &dc = commands[i];
+    if (c.kind == CommandKind::Dispatch) {
+      for (const BindingRange &r : c.dispatch.bindings) {
+        uint64_t base = 0;
+        Binding &b = bindings[next++];
+        b.buffer = resolve(r.buffer, base);
+        b.offset = base + r.offset;
+        b.length = r.length;
+      }
+    } else {
+      uint64_t srcBase = 0, dstBase = 0;
+      dc.src = resolve(c.copy.src, srcBase);
+      dc.dst = resolve(c.copy.dst, dstBase);
+      dc.srcOffset = srcBase + c.copy.srcOffset;
+      dc.dstOffset = dstBase + c.copy.dstOffset;
+    }
+  }
+}
+
+Status Session::Impl::submitAll() {
+  const Program &p = *program;
+  // Commands of one device go to its one queue in list order, so
+  // dependencies within a device hold by queue order; a dependency on
+  // another device's command becomes a wait on that command's fence.
+  Fence waits[8];
+  for (size_t i = 0; i < p.commands.size(); ++i) {
+    size_t numWaits = 0;
+    for (uint32_t dep : p.commands[i].dependencies) {
+      if (commandDevice[dep] == commandDevice[i])
+        continue;
+      if (numWaits == 8)
+        return Status::error(
+            StatusCode::Unimplemented,
+            "session: commands[" + std::to_string(i) +
+                "] waits on more than 8 other-device commands");
+      waits[numWaits++] = fences[dep];
+    }
+    timings[i] = CommandTiming();
+    StatusOr<Fence> f =
+        queues[commandDevice[i]]->submit(commands[i], waits, numWaits);
+    if (!f)
+      return f.status().withContext("session: commands[" + std::to_string(i) +
+                                    "]");
+    fences[i] = *f;
+  }
+  return Status::ok();
+}
+
+Status Session::Impl::waitAll() {
+  Status first;
+  for (auto &q : queues) {
+    Status s = q->finish();
+    if (first.isOk() && !s.isOk())
+      first = s;
+  }
+  running = false;
+  return first;
+}
+
+Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Session::~Session() = default;
+
+StatusOr<std::unique_ptr<Session>>
+Session::create(std::shared_ptr<LoadedExecutable> executable) {
+  if (!executable)
+    return Status::error(StatusCode::InvalidArgument,
+                         "Session::create: null executable");
+  auto impl = std::make_unique<Impl>();
+  impl->program = &executable->program();
+  impl->loaded = &executable->impl();
+  impl->exe = std::move(executable);
+  FUEL_RT_RETURN_IF_ERROR(impl->build());
+  return std::unique_ptr<Session>(new Session(std::move(impl)));
+}
+
+const Program &Session::program() const { return *impl_->program; }
+
+static std::string shapeString(ElementType dtype,
+                               const std::vector<int64_t> &shape) {
+  std::string s;
+  for (int64_t d : shape)
+    s += std::to_string(d) + "x";
+  return s + elementTypeName(dtype);
+}
+
+Status Session::bindInput(size_t index, ElementType dtype,
+                          const std::vector<int64_t> &shape, const void *data,
+                          size_t bytes) {
+  Impl &s = *impl_;
+  const Program &p = *s.program;
+  if (s.running)
+    return Status::error(StatusCode::FailedPrecondition,
+                         "bindInput: a run is in flight; wait for it first");
+  if (index >= p.inputs.size())
+    return Status::error(StatusCode::InvalidArgument,
+                         "bindInput: input " + std::to_string(index) +
+                             " does not exist; the executable has " +
+                             std::to_string(p.inputs.size()) + " inputs");
+  const TensorSpec &t = p.inputs[index];
+  std::string what =
+      "bindInput: input " + std::to_string(index) + " (" + t.name + ")";
+  if (dtype != t.dtype || shape != t.shape)
+    return Status::error(StatusCode::InvalidArgument,
+                         what + ": is " + shapeString(dtype, shape) +
+                             ", expected " + shapeString(t.dtype, t.shape));
+  uint64_t need = tensorByteSize(t);
+  if (bytes != need)
+    return Status::error(StatusCode::InvalidArgument,
+                         what + ": " + std::to_string(bytes) +
+                             " bytes given, expected " + std::to_string(need));
+  if (!data && bytes)
+    return Status::error(StatusCode::InvalidArgument, what + ": null data");
+  Device *dev = s.loaded->devices[t.residency];
+  Impl::InputSlot &slot = s.inputs[index];
+  if (slot.imported.id) {
+    FUEL_RT_RETURN_IF_ERROR(dev->free(slot.imported));
+    slot.imported = Buffer();
+  }
+  slot.bound = false;
+  uint64_t alignment = std::max<uint64_t>(p.buffers[t.buffer].alignment, 1);
+  if (dev->info().hostVisible &&
+      reinterpret_cast<uintptr_t>(data) % alignment == 0) {
+    // Zero-copy: the device reads the caller's memory. No command writes
+    // into an input (the loader refuses copies into one; the compiler binds
+    // inputs read-only), so the const_cast never leads to a write.
+    StatusOr<Buffer> b = dev->importHost(const_cast<void *>(data), bytes);
+    if (!b)
+      return b.status().withContext(what);
+    slot.imported = *b;
+    slot.current = *b;
+    slot.zeroCopy = true;
+  } else {
+    if (!slot.staging.id) {
+      StatusOr<Buffer> b = dev->allocate(need, alignment);
+      if (!b)
+        return b.status().withContext(what + ": staging buffer");
+      slot.staging = *b;
+    }
+    FUEL_RT_RETURN_IF_ERROR(
+        dev->write(slot.staging, 0, data, bytes).withContext(what));
+    slot.current = slot.staging;
+    slot.zeroCopy = false;
+  }
+  slot.bound = true;
+  return Status::ok();
+}
+
+bool Session::isInputBound(size_t index) const {
+  return index < impl_->inputs.size() && impl_->inputs[index].bound;
+}
+bool Session::isInputZeroCopy(size_t index) const {
+  return isInputBound(index) && impl_->inputs[index].zeroCopy;
+}
+
+Status Session::runAsync() {
+  Impl &s = *impl_;
+  if (s.running)
+    return Status::error(StatusCode::FailedPrecondition,
+                         "run: a run is already in flight; wait for it first");
+  for (size_t i = 0; i < s.inputs.size(); ++i)
+    if (!s.inputs[i].bound)
+      return Status::error(StatusCode::FailedPrecondition,
+                           "run: input " + std::to_string(i) + " (" +
+                               s.program->inputs[i].name + ") is not bound");
+  s.patch();
+  s.running = true;
+  s.haveResult = false;
+  Status submitted = s.submitAll();
+  if (!submitted.isOk()) {
+    // Let what was submitted finish before reporting.
+    (void)s.waitAll();
+    s.lastRun = submitted;
+    return submitted;
+  }
+  return Status::ok();
+}
+
+Status Session::wait() {
+  Impl &s = *impl_;
+  if (!s.running)
+    return Status::ok();
+  Status st = s.waitAll();
+  s.lastRun = st;
+  ++s.runs;
+  if (!st.isOk())
+    return st.withContext("run");
+  s.times.resize(s.timings.size());
+  for (size_t i = 0; i < s.timings.size(); ++i)
+    s.times[i] = {s.timings[i].startNs, s.timings[i].endNs};
+  s.haveResult = true;
+  return Status::ok();
+}
+
+Status Session::run() {
+  FUEL_RT_RETURN_IF_ERROR(runAsync());
+  return wait();
+}
+
+bool Session::isRunning() const { return impl_->running; }
+
+Status Session::readOutput(size_t index, void *data, size_t bytes) const {
+  const Impl &s = *impl_;
+  const Program &p = *s.program;
+  if (s.running)
+    return Status::error(StatusCode::FailedPrecondition,
+                         "readOutput: a run is in flight; wait for it first");
+  if (index >= p.outputs.size())
+    return Status::error(StatusCode::InvalidArgument,
+                         "readOutput: output " + std::to_string(index) +
+                             " does not exist; the executable has " +
+                             std::to_string(p.outputs.size()) + " outputs");
+  const TensorSpec &t = p.outputs[index];
+  // Built only on an error: a successful read allocates nothing.
+  auto what = [&] {
+    return "readOutput: output " + std::to_string(index) + " (" + t.name + ")";
+  };
+  if (!s.haveResult)
+    return Status::error(StatusCode::FailedPrecondition,
+                         what() + ": no run has finished successfully yet");
+  uint64_t need = tensorByteSize(t);
+  if (bytes != need)
+    return Status::error(StatusCode::InvalidArgument,
+                         what() + ": " + std::to_string(bytes) +
+                             " bytes given, expected " + std::to_string(need));
+  if (!data && bytes)
+    return Status::error(StatusCode::InvalidArgument, what() + ": null data");
+  Status st =
+      s.loaded->devices[t.residency]->read(s.outputs[index], 0, data, bytes);
+  if (!st)
+    return st.withContext(what());
+  return Status::ok();
+}
+
+const std::vector<CommandTime> &Session::commandTimes() const {
+  return impl_->times;
+}
+uint64_t Session::runCount() const { return impl_->runs; }
+
+} // namespace fuel::rt

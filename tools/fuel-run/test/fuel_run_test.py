@@ -1,0 +1,218 @@
+"""Tests of fuel-run on executables the session tests write.
+
+Usage: fuel_run_test.py FUEL_RUN EXECUTABLES_DIR WORK_DIR
+
+Writes inputs with numpy, runs fuel-run on vadd.fuel (c = a + b, then a copy)
+and chain.fuel (c = (a + b) + a), and checks the results against numpy's,
+computed here independently; then the printed form, --dump, --report,
+--report=json (parsed with json), --trace, --expected-output, random inputs,
+and the error cases (missing device, shape and dtype mismatches, unreadable
+files, wrong counts), each with a non-zero exit and a clear message.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+FUEL_RUN, EXES, WORK = sys.argv[1:4]
+os.makedirs(WORK, exist_ok=True)
+failures = []
+
+
+def path(name):
+    return os.path.join(WORK, name)
+
+
+def run(*args):
+    p = subprocess.run([FUEL_RUN, *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(cond, what, detail=""):
+    if not cond:
+        failures.append(what + (": " + detail if detail else ""))
+
+
+def expect_ok(args, what):
+    rc, out, err = run(*args)
+    check(rc == 0, what, "exit %d, stderr: %s" % (rc, err))
+    return out, err
+
+
+def expect_error(args, text, what):
+    rc, out, err = run(*args)
+    check(rc != 0, what, "exit 0")
+    check(text in err, what, "stderr %r lacks %r" % (err, text))
+
+
+vadd = os.path.join(EXES, "vadd.fuel")
+chain = os.path.join(EXES, "chain.fuel")
+rng = np.random.default_rng(7)
+a = rng.standard_normal(1000).astype(np.float32)
+b = rng.standard_normal(1000).astype(np.float32)
+np.save(path("a.npy"), a)
+np.save(path("b.npy"), b)
+
+# Results against numpy.
+expect_ok([vadd, "--input=@" + path("a.npy"), "--input=@" + path("b.npy"),
+           "--output=@" + path("c.npy")], "vadd with --output")
+c = np.load(path("c.npy"))
+check(c.dtype == np.float32 and c.shape == (1000,), "vadd result type",
+      str((c.dtype, c.shape)))
+check(np.array_equal(c, a + b), "vadd result equals numpy's a + b")
+
+a2, b2 = a[:512].copy(), b[:512].copy()
+np.save(path("a2.npy"), a2)
+np.save(path("b2.npy"), b2)
+expect_ok([chain, "--input=@" + path("a2.npy"), "--input=@" + path("b2.npy"),
+           "--output=@" + path("c2.npy"), "--threads=1"], "chain")
+check(np.array_equal(np.load(path("c2.npy")), (a2 + b2) + a2),
+      "chain result equals numpy's (a + b) + a")
+
+# Printed results: SHAPExDTYPE=..., exact shortest floats.
+small_a = np.arange(1000, dtype=np.float32) * np.float32(0.5)
+small_b = np.ones(1000, dtype=np.float32)
+np.save(path("sa.npy"), small_a)
+np.save(path("sb.npy"), small_b)
+out, _ = expect_ok([vadd, "--input=@" + path("sa.npy"),
+                    "--input=@" + path("sb.npy")], "vadd printed")
+check(out.startswith("1000xf32=1 1.5 2 2.5 "), "printed form",
+      out[:60])
+values = [float(x) for x in out.strip().split("=", 1)[1].split()]
+check(np.array_equal(np.array(values, dtype=np.float32), small_a + small_b),
+      "printed values read back to numpy's result")
+
+# --expected-output, matching and not.
+np.save(path("ref.npy"), a + b)
+out, _ = expect_ok([vadd, "--input=@" + path("a.npy"),
+                    "--input=@" + path("b.npy"),
+                    "--expected-output=@" + path("ref.npy")],
+                   "expected output matches")
+check("match" in out, "comparison summary printed", out[-200:])
+bad = (a + b).copy()
+bad[17] += 1.0
+np.save(path("bad.npy"), bad)
+rc, out, _ = run(vadd, "--input=@" + path("a.npy"), "--input=@" + path("b.npy"),
+                 "--expected-output=@" + path("bad.npy"))
+check(rc != 0, "a mismatch exits non-zero")
+check("17" in out, "the mismatch report names the index", out[-300:])
+expect_ok([vadd, "--input=@" + path("a.npy"), "--input=@" + path("b.npy"),
+           "--expected-output=@" + path("bad.npy"), "--tolerance=atol=2"],
+          "a wide tolerance accepts it")
+
+# Random inputs: deterministic, and the result is their sum.
+out1, _ = expect_ok([vadd, "--input=random:42"], "random inputs")
+out2, _ = expect_ok([vadd, "--input=random:42"], "random inputs again")
+check(out1 == out2, "random inputs are deterministic")
+out3, _ = expect_ok([vadd, "--input=random:43"], "another seed")
+check(out1 != out3, "another seed gives other inputs")
+
+# --dump: devices, kernels, buffers, commands, as text.
+out, _ = expect_ok([vadd, "--dump"], "--dump")
+for text in ("cpu", "fuel_test_vadd", "cpu.gen.vadd_f32", "generated"):
+    check(text in out, "--dump shows " + text, out[:400])
+
+# --report (text) and --report=json.
+out, _ = expect_ok([vadd, "--input=@" + path("a.npy"),
+                    "--input=@" + path("b.npy"), "--repeat=3", "--report"],
+                   "--report")
+for text in ("cpu.gen.vadd_f32", "fuel.copy", "predicted", "measured",
+             "input upload", "4000"):
+    check(text in out, "--report shows " + text, out)
+out, _ = expect_ok([vadd, "--input=@" + path("a.npy"),
+                    "--input=@" + path("b.npy"), "--repeat=3",
+                    "--report=json", "--threads=2"], "--report=json")
+try:
+    rep = json.loads(out)
+    cmds = rep["commands"]
+    check(rep["repeat"] == 3 and rep["threads"] == 2, "json repeat, threads")
+    check(len(cmds) == 2, "json has both commands")
+    check(cmds[0]["kind"] == "dispatch" and cmds[0]["node"] == 1 and
+          cmds[0]["kernel"] == "cpu.gen.vadd_f32" and
+          cmds[0]["source"] == "generated" and cmds[0]["device"] == "cpu" and
+          cmds[0]["predicted_ns"] == 2000, "json dispatch fields", str(cmds[0]))
+    check(cmds[1]["kind"] == "copy" and cmds[1]["bytes"] == 4000,
+          "json copy bytes", str(cmds[1]))
+    check(all(isinstance(c["measured_ns"], int) for c in cmds),
+          "json measured times")
+    check(rep["total_predicted_ns"] == 2300, "json predicted total")
+except (ValueError, KeyError) as e:
+    failures.append("--report=json is not the expected JSON: %s: %s" % (e, out))
+
+# --trace: a Chrome trace with one complete event per command and run.
+expect_ok([vadd, "--input=random:1", "--repeat=2",
+           "--trace=" + path("trace.json")], "--trace")
+try:
+    with open(path("trace.json")) as f:
+        trace = json.load(f)
+    events = [e for e in trace["traceEvents"] if e["ph"] == "X"]
+    check(len(events) == 4, "trace has 2 commands x 2 runs", str(len(events)))
+    check(all(e["dur"] >= 0 and e["ts"] >= 0 for e in events), "trace times")
+except (OSError, ValueError, KeyError) as e:
+    failures.append("--trace output: %s" % e)
+
+# Other dtypes and ranks, through a copy-only executable.
+copy_i32 = os.path.join(EXES, "copy-i32.fuel")
+copy_f64 = os.path.join(EXES, "copy-f64.fuel")
+np.save(path("i32.npy"), np.array([[1, -2, 3], [4, 5, -6]], dtype=np.int32))
+out, _ = expect_ok([copy_i32, "--input=@" + path("i32.npy")], "copy i32")
+check(out.strip() == "2x3xi32=[1 -2 3][4 5 -6]", "i32 printed", out)
+f64 = np.array([0.1, -2.5, 1e300, 5e-324, -0.0], dtype=np.float64)
+np.save(path("f64.npy"), f64)
+expect_ok([copy_f64, "--input=@" + path("f64.npy"),
+           "--output=@" + path("f64-out.npy")], "copy f64")
+got = np.load(path("f64-out.npy"))
+check(got.dtype == np.float64 and got.tobytes() == f64.tobytes(),
+      "f64 copied bit for bit")
+out, _ = expect_ok([copy_i32, "--input=random:5"], "random i32")
+vals = [int(v) for v in out.strip().split("=", 1)[1].replace("[", " ")
+        .replace("]", " ").split()]
+check(len(vals) == 6 and all(-64 <= v < 64 for v in vals),
+      "random i32 in [-64, 64)", out)
+expect_error([copy_i32, "--input=@" + path("f64.npy")], "f64.npy",
+             "an f64 file for an i32 argument")
+
+# Errors: non-zero exit, a message naming what is wrong.
+expect_error([os.path.join(EXES, "needs-vulkan.fuel"), "--input=random:1"],
+             "vulkan:0", "a missing device")
+np.save(path("wrong-shape.npy"), np.zeros((10, 100), dtype=np.float32))
+expect_error([vadd, "--input=@" + path("wrong-shape.npy"),
+              "--input=@" + path("b.npy")], "wrong-shape.npy",
+             "a shape mismatch names the file")
+np.save(path("wrong-dtype.npy"), np.zeros(1000, dtype=np.float64))
+expect_error([vadd, "--input=@" + path("a.npy"),
+              "--input=@" + path("wrong-dtype.npy")], "f64",
+             "a dtype mismatch names the dtypes")
+expect_error([vadd, "--input=@" + path("missing.npy"),
+              "--input=@" + path("b.npy")], "missing.npy",
+             "an unreadable input names the file")
+with open(path("garbage.fuel"), "wb") as f:
+    f.write(b"not an executable at all" * 10)
+expect_error([path("garbage.fuel"), "--input=random:1"], "garbage.fuel",
+             "a foreign executable is refused")
+expect_error([path("no-such.fuel"), "--dump"], "no-such.fuel",
+             "a missing executable")
+expect_error([vadd, "--input=@" + path("a.npy")], "takes 2 arguments",
+             "too few inputs")
+expect_error([vadd, "--input=random:1", "--input=@" + path("a.npy")],
+             "only --input", "random with files")
+expect_error([vadd, "--input=random:1", "--function=main"],
+             "this one's is 'vadd'", "an unknown function")
+expect_error([vadd, "--input=random:x"], "random:x", "a bad seed")
+expect_error([vadd, "--input=random:1", "--output=@" + path("x.npy"),
+              "--output=@" + path("y.npy")], "2 --output given",
+             "too many outputs")
+expect_error([vadd, "--bogus"], "unknown option", "an unknown option")
+expect_error([vadd, "--input=random:1", "--threads=0"], "at least 1",
+             "zero threads")
+expect_ok([vadd, "--input=random:1", "--function=vadd"],
+          "the one function by name")
+
+if failures:
+    for f in failures:
+        print("FAIL:", f)
+    sys.exit(1)
+print("fuel-run tests passed")

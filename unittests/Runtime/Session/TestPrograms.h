@@ -1,0 +1,134 @@
+//===- TestPrograms.h - Executables the session tests run -------*- C++ -*-===//
+//
+// Small executables written with the writer API around the device tests'
+// kernel module (unittests/Runtime/Device/TestKernels.c): a vector add with
+// a copy to the output, and a chain of two dependent adds. Shared by the
+// session and C API tests and by the program that writes the files the C
+// test and the fuel-run tests load.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUEL_UNITTESTS_RUNTIME_SESSION_TESTPROGRAMS_H
+#define FUEL_UNITTESTS_RUNTIME_SESSION_TESTPROGRAMS_H
+
+#include "fuel/Runtime/ExecutableWriter.h"
+
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace fuel::rt::test {
+
+/// The bytes of the test kernel module.
+inline const std::vector<uint8_t> &testKernelModule() {
+  static const std::vector<uint8_t> bytes = [] {
+    std::ifstream in(FUEL_TEST_KERNELS_PATH, std::ios::binary);
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+  }();
+  return bytes;
+}
+
+inline CommandReport testReport(int64_t node, const char *op,
+                                const char *kernel, const char *source,
+                                uint64_t ns) {
+  CommandReport r;
+  r.nodeId = node;
+  r.opKind = op;
+  r.kernelId = kernel;
+  r.source = source;
+  r.revision = 0x5eed0000u + static_cast<uint64_t>(node);
+  r.predictedNs = ns;
+  return r;
+}
+
+/// `c = a + b` over `n` f32 elements: dispatch fuel_test_vadd into an arena
+/// slot in blocks of `block`, then copy the slot to the output.
+/// Inputs a, b; output c; commands: 0 dispatch, 1 copy (after 0).
+inline void buildVectorAdd(ExecutableWriter &w, uint32_t n = 1000,
+                           uint32_t block = 256) {
+  const std::vector<uint8_t> &mod = testKernelModule();
+  w.setFuelVersion("fuel test");
+  w.setFunction("vadd");
+  uint64_t bytes = uint64_t(n) * 4;
+  uint32_t cpu = w.addDevice(::fuel::Device::cpu(), (bytes + 63) / 64 * 64);
+  w.addModule(cpu, ModuleFormat::ElfSharedObject,
+              {{"fuel_test_vadd", 0, {}, {}}}, {mod.data(), mod.size()});
+  uint32_t a = w.addInput("a", ElementType::F32, {int64_t(n)}, cpu);
+  uint32_t b = w.addInput("b", ElementType::F32, {int64_t(n)}, cpu);
+  uint32_t c = w.addOutput("c", ElementType::F32, {int64_t(n)}, cpu);
+  uint32_t tmp = w.addArenaBuffer(cpu, bytes, 0);
+  const Program &p = w.program();
+  Dispatch d;
+  d.grid = {(n + block - 1) / block, 1, 1};
+  d.bindings = {{p.inputs[a].buffer, 0, bytes},
+                {p.inputs[b].buffer, 0, bytes},
+                {tmp, 0, bytes}};
+  d.pushConstants = {n, block};
+  w.addDispatch(
+      d, {}, testReport(1, "fuel.add", "cpu.gen.vadd_f32", "generated", 2000));
+  Copy cp;
+  cp.src = tmp;
+  cp.dst = p.outputs[c].buffer;
+  cp.bytes = bytes;
+  w.addCopy(cp, {0}, testReport(2, "fuel.copy", "", "copy", 300));
+}
+
+/// `c = (a + b) + a`: dispatch 0 writes t = a + b to the arena, dispatch 1
+/// (after 0) writes c = t + a to the output.
+inline void buildChain(ExecutableWriter &w, uint32_t n = 512,
+                       uint32_t block = 64) {
+  const std::vector<uint8_t> &mod = testKernelModule();
+  w.setFuelVersion("fuel test");
+  w.setFunction("chain");
+  uint64_t bytes = uint64_t(n) * 4;
+  uint32_t cpu = w.addDevice(::fuel::Device::cpu(), (bytes + 63) / 64 * 64);
+  w.addModule(cpu, ModuleFormat::ElfSharedObject,
+              {{"fuel_test_vadd", 0, {}, {}}}, {mod.data(), mod.size()});
+  uint32_t a = w.addInput("a", ElementType::F32, {int64_t(n)}, cpu);
+  uint32_t b = w.addInput("b", ElementType::F32, {int64_t(n)}, cpu);
+  uint32_t c = w.addOutput("c", ElementType::F32, {int64_t(n)}, cpu);
+  uint32_t t = w.addArenaBuffer(cpu, bytes, 0);
+  const Program &p = w.program();
+  uint32_t ab = p.inputs[a].buffer, bb = p.inputs[b].buffer,
+           cb = p.outputs[c].buffer;
+  Dispatch d0;
+  d0.grid = {(n + block - 1) / block, 1, 1};
+  d0.bindings = {{ab, 0, bytes}, {bb, 0, bytes}, {t, 0, bytes}};
+  d0.pushConstants = {n, block};
+  w.addDispatch(
+      d0, {}, testReport(1, "fuel.add", "cpu.gen.vadd_f32", "generated", 1000));
+  Dispatch d1 = d0;
+  d1.bindings = {{t, 0, bytes}, {ab, 0, bytes}, {cb, 0, bytes}};
+  w.addDispatch(
+      d1, {0},
+      testReport(2, "fuel.add", "cpu.gen.vadd_f32", "generated", 1000));
+}
+
+/// `y = x` for any dtype and shape: one copy from the input to the output,
+/// no kernel module.
+inline void buildCopy(ExecutableWriter &w, ElementType dtype,
+                      std::vector<int64_t> shape) {
+  w.setFuelVersion("fuel test");
+  w.setFunction("identity");
+  uint32_t cpu = w.addDevice(::fuel::Device::cpu(), 64);
+  uint32_t x = w.addInput("x", dtype, shape, cpu);
+  uint32_t y = w.addOutput("y", dtype, shape, cpu);
+  const Program &p = w.program();
+  Copy cp;
+  cp.src = p.inputs[x].buffer;
+  cp.dst = p.outputs[y].buffer;
+  cp.bytes = p.buffers[cp.src].size;
+  w.addCopy(cp, {}, testReport(1, "fuel.copy", "", "copy", 100));
+}
+
+/// The bytes of a finished writer; empty on error.
+inline std::vector<uint8_t> finishBytes(const ExecutableWriter &w) {
+  StatusOr<std::vector<uint8_t>> bytes = w.finish();
+  return bytes ? *bytes : std::vector<uint8_t>();
+}
+
+} // namespace fuel::rt::test
+
+#endif // FUEL_UNITTESTS_RUNTIME_SESSION_TESTPROGRAMS_H

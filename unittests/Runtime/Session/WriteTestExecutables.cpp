@@ -1,0 +1,68 @@
+//===- WriteTestExecutables.cpp - Writes the executables of tool tests ----===//
+//
+// `FuelRtWriteTestExecutables DIR` writes the executables of TestPrograms.h
+// into DIR (created if needed), for the C API's C test and the fuel-run
+// tests: vadd.fuel (c = a + b, 1000 f32, then a copy), chain.fuel
+// (c = (a + b) + a, 512 f32) and needs-vulkan.fuel (vadd plus a vulkan:0
+// device this host lacks), copy-i32.fuel (y = x, 2x3xi32) and copy-f64.fuel
+// (y = x, 5xf64).
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestPrograms.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+using namespace fuel::rt;
+using namespace fuel::rt::test;
+
+static bool write(const std::string &path, const ExecutableWriter &w) {
+  StatusOr<std::vector<uint8_t>> bytes = w.finish();
+  if (!bytes) {
+    std::fprintf(stderr, "%s: %s\n", path.c_str(),
+                 bytes.status().toString().c_str());
+    return false;
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char *>(bytes->data()),
+            static_cast<std::streamsize>(bytes->size()));
+  out.close();
+  if (!out) {
+    std::fprintf(stderr, "%s: cannot write\n", path.c_str());
+    return false;
+  }
+  return true;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s DIR\n", argv[0]);
+    return 2;
+  }
+  std::string dir = argv[1];
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "%s: %s\n", dir.c_str(), ec.message().c_str());
+    return 1;
+  }
+  if (testKernelModule().empty()) {
+    std::fprintf(stderr, "cannot read %s\n", FUEL_TEST_KERNELS_PATH);
+    return 1;
+  }
+  ExecutableWriter vadd, chain, vulkan, copyI32, copyF64;
+  buildCopy(copyI32, ElementType::I32, {2, 3});
+  buildCopy(copyF64, ElementType::F64, {5});
+  buildVectorAdd(vadd, 1000, 256);
+  buildChain(chain, 512, 64);
+  buildVectorAdd(vulkan, 16, 16);
+  vulkan.addDevice(::fuel::Device::vulkan(0), 1024);
+  bool ok = write(dir + "/vadd.fuel", vadd) &&
+            write(dir + "/chain.fuel", chain) &&
+            write(dir + "/needs-vulkan.fuel", vulkan) &&
+            write(dir + "/copy-i32.fuel", copyI32) &&
+            write(dir + "/copy-f64.fuel", copyF64);
+  return ok ? 0 : 1;
+}
