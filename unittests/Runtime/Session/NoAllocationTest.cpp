@@ -1,7 +1,7 @@
 //===- NoAllocationTest.cpp - Session runs allocate nothing ---------------===//
 //
-// Replaces the global operator new of this test binary with one that counts
-// calls while counting is on, from every thread, and checks that once a
+// Counts the global operator new calls of this test binary (CountingNew.h)
+// while counting is on, from every thread, and checks that once a
 // session is created and its inputs bound, running it (synchronously and
 // asynchronously), reading its output and its timings allocates nothing.
 //
@@ -11,64 +11,9 @@
 
 #include "TestPrograms.h"
 
+#include "CountingNew.h"
+
 #include <gtest/gtest.h>
-
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
-namespace {
-std::atomic<bool> counting{false};
-std::atomic<uint64_t> allocations{0};
-
-void *countedAlloc(std::size_t size, std::size_t align) {
-  if (counting.load(std::memory_order_relaxed))
-    allocations.fetch_add(1, std::memory_order_relaxed);
-  if (size == 0)
-    size = 1;
-  void *p = align > alignof(std::max_align_t)
-                ? std::aligned_alloc(align, (size + align - 1) / align * align)
-                : std::malloc(size);
-  if (!p)
-    throw std::bad_alloc();
-  return p;
-}
-} // namespace
-
-void *operator new(std::size_t n) { return countedAlloc(n, 0); }
-void *operator new[](std::size_t n) { return countedAlloc(n, 0); }
-void *operator new(std::size_t n, std::align_val_t a) {
-  return countedAlloc(n, std::size_t(a));
-}
-void *operator new[](std::size_t n, std::align_val_t a) {
-  return countedAlloc(n, std::size_t(a));
-}
-void *operator new(std::size_t n, const std::nothrow_t &) noexcept {
-  try {
-    return countedAlloc(n, 0);
-  } catch (...) {
-    return nullptr;
-  }
-}
-void *operator new[](std::size_t n, const std::nothrow_t &) noexcept {
-  try {
-    return countedAlloc(n, 0);
-  } catch (...) {
-    return nullptr;
-  }
-}
-void operator delete(void *p) noexcept { std::free(p); }
-void operator delete[](void *p) noexcept { std::free(p); }
-void operator delete(void *p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void *p, std::size_t) noexcept { std::free(p); }
-void operator delete(void *p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void *p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void *p, std::size_t, std::align_val_t) noexcept {
-  std::free(p);
-}
-void operator delete[](void *p, std::size_t, std::align_val_t) noexcept {
-  std::free(p);
-}
 
 using namespace fuel::rt;
 using namespace fuel::rt::test;
