@@ -442,21 +442,29 @@ StatusOr<NpyHeader> parseNpyHeader(const void *bytes, size_t size,
   return h;
 }
 
+/// The data section of a file of `size` bytes must be exactly what the
+/// header's shape and dtype need.
+static Status checkDataSize(const NpyHeader &h, size_t size,
+                            std::string_view name) {
+  size_t have = size - h.dataOffset;
+  if (have == h.dataSize)
+    return Status::ok();
+  return Status::error(
+      StatusCode::DataLoss,
+      prefixed(name,
+               ".npy data section is " + std::to_string(have) +
+                   " bytes; shape " + formatArrayType(h.dtype, h.shape) +
+                   " needs " + std::to_string(h.dataSize) +
+                   (have < h.dataSize ? " (truncated)" : " (trailing bytes)")));
+}
+
 StatusOr<HostArray> parseNpy(const void *bytes, size_t size,
                              std::string_view name) {
   StatusOr<NpyHeader> h = parseNpyHeader(bytes, size, name);
   if (!h.isOk())
     return h.status();
-  size_t have = size - h->dataOffset;
-  if (have != h->dataSize)
-    return Status::error(
-        StatusCode::DataLoss,
-        prefixed(
-            name,
-            ".npy data section is " + std::to_string(have) + " bytes; shape " +
-                formatArrayType(h->dtype, h->shape) + " needs " +
-                std::to_string(h->dataSize) +
-                (have < h->dataSize ? " (truncated)" : " (trailing bytes)")));
+  if (Status st = checkDataSize(*h, size, name); !st.isOk())
+    return st;
   return HostArray::view(h->dtype, h->shape,
                          static_cast<const uint8_t *>(bytes) + h->dataOffset);
 }
@@ -521,16 +529,8 @@ StatusOr<HostArray> readNpyFile(const std::string &path) {
   }
   if (!h.isOk())
     return h.status();
-  size_t have = size - h->dataOffset;
-  if (have != h->dataSize)
-    return Status::error(
-        StatusCode::DataLoss,
-        prefixed(
-            path,
-            ".npy data section is " + std::to_string(have) + " bytes; shape " +
-                formatArrayType(h->dtype, h->shape) + " needs " +
-                std::to_string(h->dataSize) +
-                (have < h->dataSize ? " (truncated)" : " (trailing bytes)")));
+  if (Status st = checkDataSize(*h, size, path); !st.isOk())
+    return st;
   StatusOr<HostArray> a = HostArray::allocate(h->dtype, h->shape);
   if (!a.isOk())
     return a.status().withContext(path);
