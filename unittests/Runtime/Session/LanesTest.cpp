@@ -125,8 +125,9 @@ TEST(Lanes, DependenciesAcrossLanesWaitByFence) {
   EXPECT_EQ(flags[2], 2);
   EXPECT_EQ(flags[3], 2);
   for (int run = 0; run < 3; ++run) {
-    if (run)
+    if (run) {
       ASSERT_TRUE(s->run());
+    }
     const auto &t = s->commandTimes();
     ASSERT_EQ(t.size(), 4u);
     EXPECT_GE(t[2].startNs, t[0].endNs);
