@@ -127,6 +127,18 @@ FUEL_C_API fuelStatus fuelExecutableOutputInfo(fuelExecutable executable,
 /* A session: device arenas allocated once, reused by every run. */
 FUEL_C_API fuelStatus fuelSessionCreate(fuelExecutable executable,
                                         fuelSession *outSession);
+
+/* How to create a session; zero-initialize for the defaults. */
+typedef struct fuelSessionOptions {
+  /* Queues per device that independent commands overlap on, at most 16;
+   * 1: each device runs its commands in list order; 0: the default (2). */
+  uint32_t lanes;
+} fuelSessionOptions;
+
+/* As fuelSessionCreate; `options` may be NULL. */
+FUEL_C_API fuelStatus fuelSessionCreateWithOptions(
+    fuelExecutable executable, const fuelSessionOptions *options,
+    fuelSession *outSession);
 /* Waits for a run in flight, then releases the session. */
 FUEL_C_API void fuelSessionDestroy(fuelSession session);
 
@@ -154,6 +166,10 @@ FUEL_C_API fuelStatus fuelSessionCommandCount(fuelSession session,
  * of the last finished run; `count` may not exceed the command count. */
 FUEL_C_API fuelStatus fuelSessionCommandTimings(fuelSession session,
                                                 uint64_t *outNs, size_t count);
+/* Writes the lane (queue of its device) of each of the first `count`
+ * commands, fixed when the session was created. */
+FUEL_C_API fuelStatus fuelSessionCommandLanes(fuelSession session,
+                                              uint32_t *outLanes, size_t count);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -106,6 +106,12 @@ public:
   static Status create(const Executable &exe, Session &out) {
     return Status(fuelSessionCreate(exe.get(), out.out()));
   }
+  /// `lanes`: queues per device (fuelSessionOptions::lanes; 0: default).
+  static Status create(const Executable &exe, uint32_t lanes, Session &out) {
+    fuelSessionOptions o = {};
+    o.lanes = lanes;
+    return Status(fuelSessionCreateWithOptions(exe.get(), &o, out.out()));
+  }
   Status bindInput(size_t i, fuelDType dtype, const std::vector<int64_t> &shape,
                    const void *data, size_t bytes) {
     return Status(fuelSessionBindInput(get(), i, dtype, shape.data(),
@@ -125,6 +131,15 @@ public:
       return s;
     ns.assign(n, 0);
     return Status(fuelSessionCommandTimings(get(), ns.data(), n));
+  }
+  /// Every command's lane, fixed when the session was created.
+  Status commandLanes(std::vector<uint32_t> &lanes) {
+    size_t n = 0;
+    Status s(fuelSessionCommandCount(get(), &n));
+    if (!s)
+      return s;
+    lanes.assign(n, 0);
+    return Status(fuelSessionCommandLanes(get(), lanes.data(), n));
   }
 };
 

@@ -228,7 +228,9 @@ private:
 
   static void *threadMain(void *arg);
   void loop();
-  Status execute(const Slot &slot);
+  /// Runs `slot` once its waits have signalled; `start` is set when they
+  /// have, so a command's time excludes its waits.
+  Status execute(const Slot &slot, uint64_t &start);
   Status validate(const Command &c, const Fence *waits, size_t numWaits);
 
   // The queue shares the device's state, so a queue that outlives its
@@ -387,7 +389,7 @@ StatusOr<Fence> CpuQueue::submit(const Command &command, const Fence *waits,
   return Fence{this, value};
 }
 
-Status CpuQueue::execute(const Slot &slot) {
+Status CpuQueue::execute(const Slot &slot, uint64_t &start) {
   for (size_t i = 0; i < slot.numWaits; ++i) {
     const Fence &f = slot.waits[i];
     if (f.value == 0)
@@ -402,6 +404,7 @@ Status CpuQueue::execute(const Slot &slot) {
     if (Status s = const_cast<Queue *>(f.queue)->wait(f); !s.isOk())
       return Status::error(s.code(), "waited-on fence failed: " + s.message());
   }
+  start = monotonicNs();
   const Command &c = slot.command;
   if (c.kind == Command::Kind::Copy) {
     void *src, *dst;
@@ -486,7 +489,7 @@ void CpuQueue::loop() {
     CommandTiming *timing = slot.command.timing;
     uint64_t start = monotonicNs();
     if (failedAt_.load() == 0) {
-      Status s = execute(slot);
+      Status s = execute(slot, start);
       if (!s.isOk()) {
         error_ = std::move(s);
         failedAt_.store(value);

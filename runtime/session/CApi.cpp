@@ -241,13 +241,22 @@ fuelStatus fuelExecutableOutputInfo(fuelExecutable executable, size_t index,
 
 fuelStatus fuelSessionCreate(fuelExecutable executable,
                              fuelSession *outSession) {
+  return fuelSessionCreateWithOptions(executable, nullptr, outSession);
+}
+
+fuelStatus fuelSessionCreateWithOptions(fuelExecutable executable,
+                                        const fuelSessionOptions *options,
+                                        fuelSession *outSession) {
   return guarded("fuelSessionCreate", [&]() -> fuelStatus {
     if (!outSession)
       return nullArgument("fuelSessionCreate", "outSession");
     *outSession = nullptr;
     if (!executable)
       return nullArgument("fuelSessionCreate", "executable");
-    StatusOr<std::unique_ptr<Session>> s = Session::create(executable->exe);
+    SessionOptions o;
+    if (options)
+      o.lanes = options->lanes;
+    StatusOr<std::unique_ptr<Session>> s = Session::create(executable->exe, o);
     if (!s)
       return toC(s.status());
     *outSession = new fuelSession_{std::move(*s)};
@@ -338,6 +347,23 @@ fuelStatus fuelSessionCommandTimings(fuelSession session, uint64_t *outNs,
                       "fuelSessionCommandTimings: no run has finished yet");
   for (size_t i = 0; i < count; ++i)
     outNs[i] = times[i].durationNs();
+  return nullptr;
+}
+
+fuelStatus fuelSessionCommandLanes(fuelSession session, uint32_t *outLanes,
+                                   size_t count) {
+  if (!session)
+    return nullArgument("fuelSessionCommandLanes", "session");
+  if (!outLanes && count)
+    return nullArgument("fuelSessionCommandLanes", "outLanes");
+  const std::vector<uint32_t> &lanes = session->session->commandLanes();
+  if (count > lanes.size())
+    return makeStatus(fuelStatusInvalidArgument,
+                      "fuelSessionCommandLanes: " + std::to_string(count) +
+                          " lanes asked, the executable has " +
+                          std::to_string(lanes.size()) + " commands");
+  for (size_t i = 0; i < count; ++i)
+    outLanes[i] = lanes[i];
   return nullptr;
 }
 

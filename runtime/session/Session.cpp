@@ -2,9 +2,10 @@
 //
 // Implements Runtime.h: opening devices, loading an executable's modules and
 // constants on them, and sessions that run its command list. A session
-// resolves every command to a device command once, when it is created; a
-// run only patches the input buffers into the bindings, submits and waits,
-// so running allocates nothing.
+// resolves every command to a device command and assigns it to a lane (a
+// queue of its device) once, when it is created; a run only patches the
+// input buffers into the bindings, submits and waits, so running allocates
+// nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,9 @@
 #include <cstring>
 
 namespace fuel::rt {
+
+/// The most fence waits one command may have (the CPU queue's limit).
+constexpr size_t kMaxCommandWaits = 8;
 
 uint64_t tensorByteSize(const TensorSpec &spec) {
   uint64_t n = elementTypeSize(spec.dtype);
@@ -271,8 +275,9 @@ struct Session::Impl {
   const Program *program = nullptr;
   LoadedExecutable::Impl *loaded = nullptr;
 
-  /// Per program device: its queue and arena.
-  std::vector<std::unique_ptr<Queue>> queues;
+  unsigned lanes = 1;
+  /// Per program device: its lanes' queues and its arena.
+  std::vector<std::vector<std::unique_ptr<Queue>>> queues;
   std::vector<Buffer> arenas;
 
   struct InputSlot {
@@ -289,6 +294,12 @@ struct Session::Impl {
   std::vector<Command> commands;
   std::vector<Binding> bindings;
   std::vector<uint32_t> commandDevice;
+  /// Per command: its lane, that lane's queue, and the commands it waits
+  /// for by fence (waitDeps[waitBegin[i] .. waitBegin[i + 1]]).
+  std::vector<uint32_t> commandLane;
+  std::vector<Queue *> commandQueue;
+  std::vector<uint32_t> waitBegin;
+  std::vector<uint32_t> waitDeps;
   /// Push constants of library-kernel dispatches (params, then the
   /// dispatch's); filled once by build().
   std::vector<std::vector<uint32_t>> pushStorage;
@@ -339,6 +350,7 @@ struct Session::Impl {
   }
 
   Status build();
+  Status assignLanes();
   void patch();
   Status submitAll();
   Status waitAll();
@@ -347,15 +359,10 @@ struct Session::Impl {
 Status Session::Impl::build() {
   const Program &p = *program;
   size_t numDevices = p.devices.size();
-  queues.resize(numDevices);
   arenas.resize(numDevices);
   for (size_t d = 0; d < numDevices; ++d) {
     Device *dev = loaded->devices[d];
     std::string what = "session: device " + p.devices[d].device.str();
-    StatusOr<std::unique_ptr<Queue>> q = dev->createQueue();
-    if (!q)
-      return q.status().withContext(what);
-    queues[d] = std::move(*q);
     FUEL_RT_RETURN_IF_ERROR(
         dev->reserveWorkspace(loaded->workspaceBytes[d]).withContext(what));
     // The arena: allocated once here, reused by every run.
@@ -446,6 +453,78 @@ Status Session::Impl::build() {
     }
     dc.timing = &timings[i];
   }
+  return assignLanes();
+}
+
+Status Session::Impl::assignLanes() {
+  const Program &p = *program;
+  size_t numDevices = p.devices.size(), n = p.commands.size();
+  // A list schedule on predicted times: laneFree is when a lane's last
+  // command is predicted to finish, finish[i] when command i is. Unknown
+  // predictions count as 1 ns so that such commands still spread.
+  std::vector<uint64_t> laneFree(numDevices * lanes, 0);
+  std::vector<int64_t> laneTail(numDevices * lanes, -1);
+  std::vector<uint32_t> used(numDevices, 1);
+  std::vector<uint64_t> finish(n, 0);
+  commandLane.assign(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const CommandSpec &c = p.commands[i];
+    uint32_t d = commandDevice[i];
+    uint64_t ready = 0;
+    int64_t last = -1; // the same-device dependency predicted to end last
+    for (uint32_t dep : c.dependencies) {
+      ready = std::max(ready, finish[dep]);
+      if (commandDevice[dep] == d &&
+          (last < 0 || finish[dep] > finish[size_t(last)]))
+        last = dep;
+    }
+    uint32_t lane = 0;
+    if (last >= 0 && laneTail[d * lanes + commandLane[size_t(last)]] == last) {
+      // Right behind the dependency it waits longest for: no fence needed.
+      lane = commandLane[size_t(last)];
+    } else {
+      for (uint32_t l = 1; l < lanes; ++l)
+        if (laneFree[d * lanes + l] < laneFree[d * lanes + lane])
+          lane = l;
+    }
+    commandLane[i] = lane;
+    used[d] = std::max(used[d], lane + 1);
+    uint64_t start = std::max(ready, laneFree[d * lanes + lane]);
+    finish[i] = start + std::max<uint64_t>(c.report.predictedNs, 1);
+    laneFree[d * lanes + lane] = finish[i];
+    laneTail[d * lanes + lane] = int64_t(i);
+  }
+  // The queues: one per lane used, created here (each CPU queue starts its
+  // thread now, never per run).
+  queues.resize(numDevices);
+  for (size_t d = 0; d < numDevices; ++d)
+    for (uint32_t l = 0; l < used[d]; ++l) {
+      StatusOr<std::unique_ptr<Queue>> q = loaded->devices[d]->createQueue();
+      if (!q)
+        return q.status().withContext("session: device " +
+                                      p.devices[d].device.str() + ": lane " +
+                                      std::to_string(l));
+      queues[d].push_back(std::move(*q));
+    }
+  // Waits: a dependency on the same lane holds by queue order; any other
+  // becomes a wait on the dependency's fence.
+  commandQueue.resize(n);
+  waitBegin.assign(n + 1, 0);
+  waitDeps.clear();
+  for (size_t i = 0; i < n; ++i) {
+    commandQueue[i] = queues[commandDevice[i]][commandLane[i]].get();
+    waitBegin[i] = uint32_t(waitDeps.size());
+    for (uint32_t dep : p.commands[i].dependencies)
+      if (commandQueue[dep] != commandQueue[i])
+        waitDeps.push_back(dep);
+    if (waitDeps.size() - waitBegin[i] > kMaxCommandWaits)
+      return Status::error(StatusCode::Unimplemented,
+                           "session: commands[" + std::to_string(i) +
+                               "] waits on more than " +
+                               std::to_string(kMaxCommandWaits) +
+                               " commands of other lanes or devices");
+  }
+  waitBegin[n] = uint32_t(waitDeps.size());
   return Status::ok();
 }
 
@@ -475,25 +554,17 @@ void Session::Impl::patch() {
 
 Status Session::Impl::submitAll() {
   const Program &p = *program;
-  // Commands of one device go to its one queue in list order, so
-  // dependencies within a device hold by queue order; a dependency on
-  // another device's command becomes a wait on that command's fence.
-  Fence waits[8];
+  // Commands go to their lanes in list order, so dependencies within a lane
+  // hold by queue order; the others were turned into fence waits by
+  // assignLanes(). Every dependency is an earlier command, so its fence
+  // exists when a command is submitted, and waits never form a cycle.
+  Fence waits[kMaxCommandWaits];
   for (size_t i = 0; i < p.commands.size(); ++i) {
     size_t numWaits = 0;
-    for (uint32_t dep : p.commands[i].dependencies) {
-      if (commandDevice[dep] == commandDevice[i])
-        continue;
-      if (numWaits == 8)
-        return Status::error(
-            StatusCode::Unimplemented,
-            "session: commands[" + std::to_string(i) +
-                "] waits on more than 8 other-device commands");
-      waits[numWaits++] = fences[dep];
-    }
+    for (uint32_t w = waitBegin[i]; w < waitBegin[i + 1]; ++w)
+      waits[numWaits++] = fences[waitDeps[w]];
     timings[i] = CommandTiming();
-    StatusOr<Fence> f =
-        queues[commandDevice[i]]->submit(commands[i], waits, numWaits);
+    StatusOr<Fence> f = commandQueue[i]->submit(commands[i], waits, numWaits);
     if (!f)
       return f.status().withContext("session: commands[" + std::to_string(i) +
                                     "]");
@@ -503,25 +574,38 @@ Status Session::Impl::submitAll() {
 }
 
 Status Session::Impl::waitAll() {
-  Status first;
-  for (auto &q : queues) {
-    Status s = q->finish();
-    if (first.isOk() && !s.isOk())
-      first = s;
-  }
+  bool failed = false;
+  for (auto &lanesOfDevice : queues)
+    for (auto &q : lanesOfDevice)
+      failed = !q->finish().isOk() || failed;
   running = false;
-  return first;
+  if (!failed)
+    return Status::ok();
+  // The first failing command in list order, whatever the lanes: a command
+  // whose fence reports an error failed itself, or an earlier command of its
+  // lane did, or one it waited for did, and those come earlier in the list.
+  for (size_t i = 0; i < commands.size(); ++i)
+    if (Status s = commandQueue[i]->wait(fences[i]); !s.isOk())
+      return s.withContext("commands[" + std::to_string(i) + "]");
+  return Status::error(StatusCode::Internal, "a queue failed");
 }
 
 Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Session::~Session() = default;
 
 StatusOr<std::unique_ptr<Session>>
-Session::create(std::shared_ptr<LoadedExecutable> executable) {
+Session::create(std::shared_ptr<LoadedExecutable> executable,
+                const SessionOptions &options) {
   if (!executable)
     return Status::error(StatusCode::InvalidArgument,
                          "Session::create: null executable");
+  if (options.lanes > kMaxSessionLanes)
+    return Status::error(StatusCode::InvalidArgument,
+                         "Session::create: " + std::to_string(options.lanes) +
+                             " lanes requested, at most " +
+                             std::to_string(kMaxSessionLanes));
   auto impl = std::make_unique<Impl>();
+  impl->lanes = options.lanes ? options.lanes : kDefaultSessionLanes;
   impl->program = &executable->program();
   impl->loaded = &executable->impl();
   impl->exe = std::move(executable);
@@ -691,5 +775,13 @@ const std::vector<CommandTime> &Session::commandTimes() const {
   return impl_->times;
 }
 uint64_t Session::runCount() const { return impl_->runs; }
+
+const std::vector<uint32_t> &Session::commandLanes() const {
+  return impl_->commandLane;
+}
+unsigned Session::laneCount(size_t device) const {
+  return device < impl_->queues.size() ? unsigned(impl_->queues[device].size())
+                                       : 0;
+}
 
 } // namespace fuel::rt

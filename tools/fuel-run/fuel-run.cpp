@@ -41,6 +41,8 @@ const char *const kUsage =
     "  --expected-output=@FILE.npy  compare a result, once per result\n"
     "  --tolerance=atol=A,rtol=R    tolerance of --expected-output\n"
     "  --threads=N              CPU threads (default: every core)\n"
+    "  --lanes=N                queues per device that independent commands\n"
+    "                           overlap on (default: 2; 1: in list order)\n"
     "  --repeat=N               run N times (timings: median)\n"
     "  --report[=text|json]     per-command timings and predictions\n"
     "  --trace=FILE.json        a Chrome trace of the commands\n"
@@ -55,6 +57,7 @@ struct Options {
   std::vector<std::string> expected;
   std::optional<std::string> tolerance;
   unsigned threads = 0;
+  unsigned lanes = 0;
   uint64_t repeat = 1;
   enum class Report { None, Text, Json } report = Report::None;
   std::string trace;
@@ -129,6 +132,11 @@ Options parseOptions(int argc, char **argv) {
       o.tolerance = std::string(value("--tolerance="));
     } else if (startsWith(a, "--threads=")) {
       o.threads = unsigned(parseCount("--threads", value("--threads="), 1));
+    } else if (startsWith(a, "--lanes=")) {
+      uint64_t n = parseCount("--lanes", value("--lanes="), 1);
+      if (n > kMaxSessionLanes)
+        fail("--lanes: at most " + std::to_string(kMaxSessionLanes), 2);
+      o.lanes = unsigned(n);
     } else if (startsWith(a, "--repeat=")) {
       o.repeat = parseCount("--repeat", value("--repeat="), 1);
     } else if (a == "--report" || a == "--report=text") {
@@ -230,12 +238,14 @@ struct CommandRow {
   std::string kind; ///< "dispatch" or "copy".
   const CommandReport *report = nullptr;
   std::string device;
+  uint32_t deviceIndex = 0;
+  uint32_t lane = 0;  ///< The queue of its device it ran on.
   uint64_t bytes = 0; ///< Copies only.
   uint64_t measuredNs = 0;
 };
 
 std::vector<CommandRow>
-commandRows(const Program &p,
+commandRows(const Program &p, const std::vector<uint32_t> &lanes,
             const std::vector<std::vector<CommandTime>> &runs) {
   std::vector<CommandRow> rows;
   for (size_t i = 0; i < p.commands.size(); ++i) {
@@ -245,12 +255,14 @@ commandRows(const Program &p,
     r.report = &c.report;
     if (c.kind == CommandKind::Dispatch) {
       r.kind = "dispatch";
-      r.device = p.devices[dispatchDevice(p, c.dispatch)].device.str();
+      r.deviceIndex = dispatchDevice(p, c.dispatch);
     } else {
       r.kind = "copy";
-      r.device = p.devices[p.buffers[c.copy.src].device].device.str();
+      r.deviceIndex = p.buffers[c.copy.src].device;
       r.bytes = c.copy.bytes;
     }
+    r.device = p.devices[r.deviceIndex].device.str();
+    r.lane = lanes[i];
     std::vector<uint64_t> ns;
     for (const auto &run : runs)
       ns.push_back(run[i].durationNs());
@@ -264,17 +276,18 @@ void printTextReport(const Program &p, const std::vector<CommandRow> &rows,
                      uint64_t uploadNs, uint64_t repeat) {
   std::printf("report: %s, %zu commands, median of %" PRIu64 " runs\n",
               p.function.c_str(), rows.size(), repeat);
-  std::printf("%4s %6s %-9s %-10s %-9s %-28s %-10s %12s %12s %10s\n", "#",
-              "node", "kind", "op", "device", "kernel", "source",
+  std::printf("%4s %6s %-9s %-10s %-9s %4s %-28s %-10s %12s %12s %10s\n", "#",
+              "node", "kind", "op", "device", "lane", "kernel", "source",
               "predicted_ns", "measured_ns", "bytes");
   uint64_t predicted = 0, measured = 0;
   for (const CommandRow &r : rows) {
     const CommandReport &rep = *r.report;
     std::string bytes = r.kind == "copy" ? std::to_string(r.bytes) : "-";
-    std::printf("%4zu %6" PRId64 " %-9s %-10s %-9s %-28s %-10s %12" PRIu64
+    std::printf("%4zu %6" PRId64 " %-9s %-10s %-9s %4u %-28s %-10s %12" PRIu64
                 " %12" PRIu64 " %10s\n",
                 r.index, rep.nodeId, r.kind.c_str(),
                 rep.opKind.empty() ? "-" : rep.opKind.c_str(), r.device.c_str(),
+                unsigned(r.lane),
                 rep.kernelId.empty() ? "-" : rep.kernelId.c_str(),
                 rep.source.empty() ? "-" : rep.source.c_str(), rep.predictedNs,
                 r.measuredNs, bytes.c_str());
@@ -287,11 +300,13 @@ void printTextReport(const Program &p, const std::vector<CommandRow> &rows,
 }
 
 void printJsonReport(const Program &p, const std::vector<CommandRow> &rows,
-                     uint64_t uploadNs, uint64_t repeat, unsigned threads) {
+                     uint64_t uploadNs, uint64_t repeat, unsigned threads,
+                     unsigned lanes) {
   uint64_t predicted = 0, measured = 0;
   std::string s = "{\n  \"function\": " + jsonString(p.function) +
                   ",\n  \"repeat\": " + std::to_string(repeat) +
                   ",\n  \"threads\": " + std::to_string(threads) +
+                  ",\n  \"lanes\": " + std::to_string(lanes) +
                   ",\n  \"input_upload_ns\": " + std::to_string(uploadNs) +
                   ",\n  \"commands\": [";
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -303,6 +318,7 @@ void printJsonReport(const Program &p, const std::vector<CommandRow> &rows,
     s += ", \"kind\": " + jsonString(r.kind);
     s += ", \"op\": " + jsonString(rep.opKind);
     s += ", \"device\": " + jsonString(r.device);
+    s += ", \"lane\": " + std::to_string(r.lane);
     s += ", \"kernel\": " + jsonString(rep.kernelId);
     s += ", \"source\": " + jsonString(rep.source);
     s += ", \"revision\": " + jsonString(hex(rep.revision));
@@ -322,30 +338,31 @@ void printJsonReport(const Program &p, const std::vector<CommandRow> &rows,
 /// A Chrome trace (chrome://tracing, Perfetto): one complete event per
 /// command and run, one track per device, times in microseconds from the
 /// first command.
-void writeTrace(const std::string &path, const Program &p,
+void writeTrace(const std::string &path, const Program &p, const Session &ses,
                 const std::vector<std::vector<CommandTime>> &runs) {
   uint64_t origin = UINT64_MAX;
   for (const auto &run : runs)
     for (const CommandTime &t : run)
       origin = std::min(origin, t.startNs);
-  std::vector<CommandRow> rows = commandRows(p, runs);
+  std::vector<CommandRow> rows = commandRows(p, ses.commandLanes(), runs);
+  // One track per device and lane: tid = device * kMaxSessionLanes + lane.
   std::string s = "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [";
   bool first = true;
-  for (size_t d = 0; d < p.devices.size(); ++d) {
-    s += first ? "\n" : ",\n";
-    first = false;
-    s += "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": " +
-         std::to_string(d) +
-         ", \"args\": {\"name\": " + jsonString(p.devices[d].device.str()) +
-         "}}";
-  }
+  for (size_t d = 0; d < p.devices.size(); ++d)
+    for (unsigned l = 0; l < ses.laneCount(d); ++l) {
+      s += first ? "\n" : ",\n";
+      first = false;
+      s +=
+          "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, "
+          "\"tid\": " +
+          std::to_string(d * kMaxSessionLanes + l) + ", \"args\": {\"name\": " +
+          jsonString(p.devices[d].device.str() + " lane " + std::to_string(l)) +
+          "}}";
+    }
   for (size_t run = 0; run < runs.size(); ++run) {
     for (const CommandRow &r : rows) {
       const CommandTime &t = runs[run][r.index];
-      size_t tid = 0;
-      for (size_t d = 0; d < p.devices.size(); ++d)
-        if (p.devices[d].device.str() == r.device)
-          tid = d;
+      size_t tid = size_t(r.deviceIndex) * kMaxSessionLanes + r.lane;
       char times[96];
       std::snprintf(times, sizeof times, "\"ts\": %.3f, \"dur\": %.3f",
                     double(t.startNs - origin) / 1000.0,
@@ -358,6 +375,7 @@ void writeTrace(const std::string &path, const Program &p,
            ", \"pid\": 1, \"tid\": " + std::to_string(tid) +
            ", \"args\": {\"command\": " + std::to_string(r.index) +
            ", \"run\": " + std::to_string(run) +
+           ", \"lane\": " + std::to_string(r.lane) +
            ", \"node\": " + std::to_string(r.report->nodeId) +
            ", \"predicted_ns\": " + std::to_string(r.report->predictedNs) +
            "}}";
@@ -438,7 +456,9 @@ int runMain(const Options &o) {
     fail(o.exe + " returns " + std::to_string(p.outputs.size()) + " results, " +
          std::to_string(o.expected.size()) + " --expected-output given");
 
-  StatusOr<std::unique_ptr<Session>> session = Session::create(*exe);
+  SessionOptions so;
+  so.lanes = o.lanes;
+  StatusOr<std::unique_ptr<Session>> session = Session::create(*exe, so);
   if (!session)
     failStatus(session.status());
   Session &s = **session;
@@ -497,14 +517,15 @@ int runMain(const Options &o) {
   }
 
   if (o.report != Options::Report::None) {
-    std::vector<CommandRow> rows = commandRows(p, runs);
+    std::vector<CommandRow> rows = commandRows(p, s.commandLanes(), runs);
     if (o.report == Options::Report::Json)
-      printJsonReport(p, rows, uploadNs, o.repeat, (*rt)->threadCount());
+      printJsonReport(p, rows, uploadNs, o.repeat, (*rt)->threadCount(),
+                      o.lanes ? o.lanes : kDefaultSessionLanes);
     else
       printTextReport(p, rows, uploadNs, o.repeat);
   }
   if (!o.trace.empty())
-    writeTrace(o.trace, p, runs);
+    writeTrace(o.trace, p, s, runs);
   return status;
 }
 

@@ -70,7 +70,8 @@ inline constexpr size_t kMaxBindings = 64;
 inline constexpr size_t kMaxPushConstants = 128;
 
 /// When a command ran, in nanoseconds of the steady clock of the device's
-/// host process (CLOCK_MONOTONIC on Linux).
+/// host process (CLOCK_MONOTONIC on Linux). The start is taken once the
+/// command's fence waits have signalled, so the time excludes them.
 struct CommandTiming {
   uint64_t startNs = 0;
   uint64_t endNs = 0;

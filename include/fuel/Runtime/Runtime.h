@@ -6,8 +6,9 @@
 // uploaded once per reading device, and a Session runs it: each device's
 // arena is allocated once when the session is created and reused by every
 // run, inputs bind zero-copy when their memory is suitably aligned (else
-// they are copied), commands run in order honouring their dependencies, and
-// every command is timed. Every misuse returns a Status; nothing throws.
+// they are copied), commands run honouring their dependencies, independent
+// commands of one device overlapping on its lanes, and every command is
+// timed. Every misuse returns a Status; nothing throws.
 //
 // Lifetimes: a Session keeps its LoadedExecutable alive, which keeps its
 // Runtime's devices alive, so handles may be destroyed in any order.
@@ -96,12 +97,27 @@ struct CommandTime {
   uint64_t durationNs() const { return endNs > startNs ? endNs - startNs : 0; }
 };
 
+/// Lanes per device a session uses when SessionOptions::lanes is 0.
+inline constexpr unsigned kDefaultSessionLanes = 2;
+/// The most lanes per device a session accepts.
+inline constexpr unsigned kMaxSessionLanes = 16;
+
+/// How to create a Session.
+struct SessionOptions {
+  /// Queues per device that the commands are spread over, once, when the
+  /// session is created (docs/RUNTIME-SESSIONS.md, "Lanes"); independent
+  /// commands on different lanes overlap. 1: every device runs its commands
+  /// in list order on one queue. 0: kDefaultSessionLanes.
+  unsigned lanes = 0;
+};
+
 /// Runs a LoadedExecutable, again and again, reusing its memory. A session
 /// is used from one thread at a time.
 class Session {
 public:
   static StatusOr<std::unique_ptr<Session>>
-  create(std::shared_ptr<LoadedExecutable> executable);
+  create(std::shared_ptr<LoadedExecutable> executable,
+         const SessionOptions &options = {});
   ~Session();
 
   const Program &program() const;
@@ -139,6 +155,14 @@ public:
   const std::vector<CommandTime> &commandTimes() const;
   /// Runs finished so far.
   uint64_t runCount() const;
+
+  /// The lane (queue of its device) each command runs on, in command order;
+  /// fixed when the session is created and the same for every session of
+  /// the same executable and lane count.
+  const std::vector<uint32_t> &commandLanes() const;
+  /// The lanes device `device` (an index into Program::devices) uses: at
+  /// most SessionOptions::lanes, at least 1.
+  unsigned laneCount(size_t device) const;
 
   struct Impl;
 

@@ -211,6 +211,41 @@ expect_error([vadd, "--input=random:1", "--threads=0"], "at least 1",
 expect_ok([vadd, "--input=random:1", "--function=vadd"],
           "the one function by name")
 
+# --lanes: two independent adds go to lanes 0 and 1 with two lanes (the
+# default), both to lane 0 with one; the outputs are the same bytes.
+two_adds = os.path.join(EXES, "two-adds.fuel")
+lanes_out = {}
+for lanes, expected in ((None, [0, 1]), (2, [0, 1]), (1, [0, 0])):
+    args = [two_adds, "--input=random:3", "--report=json",
+            "--output=@" + path("adds-c-%s.npy" % lanes),
+            "--output=@" + path("adds-d-%s.npy" % lanes),
+            "--trace=" + path("adds-%s.json" % lanes)]
+    if lanes:
+        args.append("--lanes=%d" % lanes)
+    out, _ = expect_ok(args, "--lanes=%s" % lanes)
+    try:
+        rep = json.loads(out)
+        check(rep["lanes"] == (lanes or 2), "json lanes", out)
+        check([c["lane"] for c in rep["commands"]] == expected,
+              "--lanes=%s assignment" % lanes, out)
+        with open(path("adds-%s.json" % lanes)) as f:
+            tracks = [e for e in json.load(f)["traceEvents"]
+                      if e["ph"] == "M"]
+        check(len(tracks) == len(set(expected)),
+              "--lanes=%s: one trace track per lane used" % lanes, str(tracks))
+    except (OSError, ValueError, KeyError) as e:
+        failures.append("--lanes=%s report: %s: %s" % (lanes, e, out))
+    lanes_out[lanes] = (np.load(path("adds-c-%s.npy" % lanes)).tobytes(),
+                        np.load(path("adds-d-%s.npy" % lanes)).tobytes())
+check(lanes_out[1] == lanes_out[2] == lanes_out[None],
+      "outputs identical with 1 and 2 lanes")
+out, _ = expect_ok([two_adds, "--input=random:3", "--report"], "lane column")
+check(" lane " in out, "--report shows the lane column", out)
+rc, _, err = run(two_adds, "--input=random:1", "--lanes=17")
+check(rc == 2 and "at most 16" in err, "--lanes=17 refused", err)
+expect_error([two_adds, "--input=random:1", "--lanes=0"], "at least 1",
+             "zero lanes")
+
 if failures:
     for f in failures:
         print("FAIL:", f)

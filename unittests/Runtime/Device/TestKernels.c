@@ -110,6 +110,18 @@ EXPORT void fuel_test_sleep(const fuel_dispatch *d, void *workspace, uint32_t x,
   ((uint32_t *)d->bindings[0])[x] = 1;
 }
 
+// out[x] = in[x] + 1 (uint32): run after fuel_test_sleep wrote 1 to in[x],
+// it writes 2; run too early, it writes 1. Bindings: in, out (uint32).
+EXPORT void fuel_test_increment(const fuel_dispatch *d, void *workspace,
+                                uint32_t x, uint32_t y, uint32_t z) {
+  (void)workspace;
+  (void)y;
+  (void)z;
+  const uint32_t *in = (const uint32_t *)d->bindings[0];
+  uint32_t *out = (uint32_t *)d->bindings[1];
+  out[x] = in[x] + 1;
+}
+
 // ids[x] = the calling thread (pthread_self). With push[0] set, also waits
 // (up to 5 s) until a second thread has run a workgroup, so a test can
 // check that a dispatch fans out without depending on timing.

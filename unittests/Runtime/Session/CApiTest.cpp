@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 
 using namespace fuel::rt;
@@ -123,6 +124,61 @@ TEST_F(CApi, EndToEnd) {
   rt = nullptr;
   EXPECT_C_OK(fuelSessionRun(s));
   fuelSessionDestroy(s);
+}
+
+TEST_F(CApi, SessionLanes) {
+  ExecutableWriter w;
+  buildTwoAdds(w, 256, 64);
+  std::vector<uint8_t> adds = finishBytes(w);
+  fuelExecutable e = nullptr;
+  EXPECT_C_OK(fuelExecutableLoadBytes(rt, adds.data(), adds.size(), &e));
+  ASSERT_NE(e, nullptr);
+  alignas(64) float a[256], b[256], c[2][256], d[2][256];
+  for (int i = 0; i < 256; ++i) {
+    a[i] = 0.25f * float(i);
+    b[i] = 3.0f - float(i);
+  }
+  int64_t shape[1] = {256};
+  uint32_t expected[2][2] = {{0, 0}, {0, 1}};
+  for (uint32_t lanes : {1u, 2u}) {
+    fuelSessionOptions o = {};
+    o.lanes = lanes;
+    fuelSession s = nullptr;
+    EXPECT_C_OK(fuelSessionCreateWithOptions(e, &o, &s));
+    ASSERT_NE(s, nullptr);
+    uint32_t got[2] = {9, 9};
+    EXPECT_C_OK(fuelSessionCommandLanes(s, got, 2));
+    EXPECT_EQ(got[0], expected[lanes - 1][0]);
+    EXPECT_EQ(got[1], expected[lanes - 1][1]);
+    EXPECT_C_ERROR(fuelSessionCommandLanes(s, got, 3),
+                   fuelStatusInvalidArgument, "3 lanes asked");
+    EXPECT_C_ERROR(fuelSessionCommandLanes(s, nullptr, 1),
+                   fuelStatusInvalidArgument, "outLanes");
+    EXPECT_C_OK(fuelSessionBindInput(s, 0, fuelDTypeF32, shape, 1, a, 1024));
+    EXPECT_C_OK(fuelSessionBindInput(s, 1, fuelDTypeF32, shape, 1, b, 1024));
+    EXPECT_C_OK(fuelSessionRun(s));
+    EXPECT_C_OK(fuelSessionReadOutput(s, 0, c[lanes - 1], 1024));
+    EXPECT_C_OK(fuelSessionReadOutput(s, 1, d[lanes - 1], 1024));
+    fuelSessionDestroy(s);
+  }
+  EXPECT_EQ(std::memcmp(c[0], c[1], 1024), 0);
+  EXPECT_EQ(std::memcmp(d[0], d[1], 1024), 0);
+  EXPECT_EQ(c[1][5], a[5] + b[5]);
+  // NULL options are the defaults; too many lanes are refused.
+  fuelSession s = nullptr;
+  EXPECT_C_OK(fuelSessionCreateWithOptions(e, nullptr, &s));
+  uint32_t got[2] = {9, 9};
+  EXPECT_C_OK(fuelSessionCommandLanes(s, got, 2));
+  EXPECT_EQ(got[1], 1u);
+  fuelSessionDestroy(s);
+  fuelSessionOptions many = {};
+  many.lanes = 17;
+  EXPECT_C_ERROR(fuelSessionCreateWithOptions(e, &many, &s),
+                 fuelStatusInvalidArgument, "at most 16");
+  EXPECT_EQ(s, nullptr);
+  EXPECT_C_ERROR(fuelSessionCommandLanes(nullptr, got, 1),
+                 fuelStatusInvalidArgument, "session");
+  fuelExecutableDestroy(e);
 }
 
 TEST_F(CApi, NullHandlesAndPointers) {
@@ -270,6 +326,14 @@ TEST(CApiCxx, RaiiHandlesRunAndReportErrors) {
   std::vector<uint64_t> ns;
   EXPECT_TRUE(s.commandTimings(ns));
   EXPECT_EQ(ns.size(), 2u);
+  std::vector<uint32_t> lanes;
+  EXPECT_TRUE(s.commandLanes(lanes));
+  EXPECT_EQ(lanes, (std::vector<uint32_t>{0, 0})); // a copy after its add
+  fuel::capi::Session one;
+  ASSERT_TRUE(fuel::capi::Session::create(exe, 1, one));
+  EXPECT_TRUE(one.commandLanes(lanes));
+  EXPECT_EQ(lanes, (std::vector<uint32_t>{0, 0}));
+  EXPECT_FALSE(fuel::capi::Session::create(exe, 17, one));
   // Moving hands ownership over; the moved-from handle owns nothing.
   fuel::capi::Session moved = std::move(s);
   EXPECT_FALSE(s);

@@ -63,4 +63,38 @@ TEST(SessionNoAllocation, RunsReadsAndTimingsAllocateNothing) {
   }
 }
 
+TEST(SessionNoAllocation, RunsOverLanesWithFenceWaitsAllocateNothing) {
+  for (unsigned threads : {1u, 2u}) {
+    RuntimeOptions o;
+    o.threads = threads;
+    auto rt = Runtime::create(o);
+    ASSERT_TRUE(rt);
+    ExecutableWriter w;
+    // Two lanes, command 3 waiting by fence on a command of the other lane.
+    buildDiamond(w, 0);
+    std::vector<uint8_t> bytes = finishBytes(w);
+    auto exe = (*rt)->loadExecutableBytes(bytes.data(), bytes.size());
+    ASSERT_TRUE(exe) << exe.status().toString();
+    SessionOptions so;
+    so.lanes = 2;
+    auto s = Session::create(*exe, so);
+    ASSERT_TRUE(s);
+    ASSERT_EQ((*s)->commandLanes(), (std::vector<uint32_t>{0, 1, 0, 1}));
+    ASSERT_TRUE((*s)->run());
+    int32_t flags[4] = {};
+    allocations = 0;
+    counting = true;
+    bool ok = true;
+    for (int i = 0; i < 200; ++i) {
+      ok = ok && (*s)->run().isOk();
+      ok = ok && (*s)->runAsync().isOk() && (*s)->wait().isOk();
+      ok = ok && (*s)->readOutput(0, flags, sizeof flags).isOk();
+    }
+    counting = false;
+    EXPECT_TRUE(ok);
+    EXPECT_EQ(allocations.load(), 0u) << "threads " << threads;
+    EXPECT_EQ(flags[3], 2);
+  }
+}
+
 } // namespace

@@ -106,6 +106,101 @@ inline void buildChain(ExecutableWriter &w, uint32_t n = 512,
       testReport(2, "fuel.add", "cpu.gen.vadd_f32", "generated", 1000));
 }
 
+/// Four commands for lane tests, on one int32 output `flags` of 4 elements
+/// and no inputs: 0 sleeps `sleepUs` and writes flags[0] = 1; 1 (independent
+/// of 0) sleeps `sleepUs / 50` and writes flags[1] = 1; 2 (after 0) writes
+/// flags[2] = flags[0] + 1; 3 (after 0 and 1) writes flags[3] = flags[0] + 1.
+/// With two lanes: 0 and 2 share lane 0; 1 goes to lane 1, and so does 3
+/// (lane 0's tail is 2, not 0), which then waits for 0 by fence.
+/// Predictions are `sleepUs` in ns, so the assignment does not depend on
+/// the actual sleep.
+inline void buildDiamond(ExecutableWriter &w, uint32_t sleepUs,
+                         uint64_t predictedUs = 50000) {
+  const std::vector<uint8_t> &mod = testKernelModule();
+  w.setFuelVersion("fuel test");
+  w.setFunction("diamond");
+  uint32_t cpu = w.addDevice(::fuel::Device::cpu(), 64);
+  w.addModule(
+      cpu, ModuleFormat::ElfSharedObject,
+      {{"fuel_test_sleep", 0, {}, {}}, {"fuel_test_increment", 0, {}, {}}},
+      {mod.data(), mod.size()});
+  uint32_t f = w.addOutput("flags", ElementType::I32, {4}, cpu);
+  uint32_t fb = w.program().outputs[f].buffer;
+  auto sleep = [&](uint32_t us, uint64_t slot, uint64_t ns, int64_t node,
+                   std::vector<uint32_t> deps) {
+    Dispatch d;
+    d.kernel = 0;
+    d.bindings = {{fb, slot * 4, 4}};
+    d.pushConstants = {us};
+    return w.addDispatch(
+        d, std::move(deps),
+        testReport(node, "fuel.sleep", "cpu.test.sleep", "generated", ns));
+  };
+  auto increment = [&](uint64_t slot, int64_t node,
+                       std::vector<uint32_t> deps) {
+    Dispatch d;
+    d.kernel = 1;
+    d.bindings = {{fb, 0, 4}, {fb, slot * 4, 4}};
+    return w.addDispatch(
+        d, std::move(deps),
+        testReport(node, "fuel.inc", "cpu.test.increment", "generated", 1000));
+  };
+  sleep(sleepUs, 0, predictedUs * 1000, 1, {});
+  sleep(sleepUs / 50, 1, predictedUs * 1000 / 50, 2, {});
+  increment(2, 3, {0});
+  increment(3, 4, {0, 1});
+}
+
+/// Two independent dispatches of fuel_test_sleep, `sleepUs` each, writing 1
+/// to the int32 output `flags` (2 elements).
+inline void buildTwoSleeps(ExecutableWriter &w, uint32_t sleepUs) {
+  const std::vector<uint8_t> &mod = testKernelModule();
+  w.setFuelVersion("fuel test");
+  w.setFunction("sleeps");
+  uint32_t cpu = w.addDevice(::fuel::Device::cpu(), 64);
+  w.addModule(cpu, ModuleFormat::ElfSharedObject,
+              {{"fuel_test_sleep", 0, {}, {}}}, {mod.data(), mod.size()});
+  uint32_t f = w.addOutput("flags", ElementType::I32, {2}, cpu);
+  uint32_t fb = w.program().outputs[f].buffer;
+  for (uint32_t i = 0; i < 2; ++i) {
+    Dispatch d;
+    d.bindings = {{fb, i * 4u, 4}};
+    d.pushConstants = {sleepUs};
+    w.addDispatch(d, {},
+                  testReport(i + 1, "fuel.sleep", "cpu.test.sleep", "generated",
+                             uint64_t(sleepUs) * 1000));
+  }
+}
+
+/// `c = a + b` and `d = b + a` by two independent fuel_test_vadd dispatches
+/// over `n` f32 elements: outputs that must not depend on the lanes.
+inline void buildTwoAdds(ExecutableWriter &w, uint32_t n, uint32_t block) {
+  const std::vector<uint8_t> &mod = testKernelModule();
+  w.setFuelVersion("fuel test");
+  w.setFunction("adds");
+  uint64_t bytes = uint64_t(n) * 4;
+  uint32_t cpu = w.addDevice(::fuel::Device::cpu(), 64);
+  w.addModule(cpu, ModuleFormat::ElfSharedObject,
+              {{"fuel_test_vadd", 0, {}, {}}}, {mod.data(), mod.size()});
+  uint32_t a = w.addInput("a", ElementType::F32, {int64_t(n)}, cpu);
+  uint32_t b = w.addInput("b", ElementType::F32, {int64_t(n)}, cpu);
+  uint32_t c = w.addOutput("c", ElementType::F32, {int64_t(n)}, cpu);
+  uint32_t o = w.addOutput("d", ElementType::F32, {int64_t(n)}, cpu);
+  const Program &p = w.program();
+  uint32_t ab = p.inputs[a].buffer, bb = p.inputs[b].buffer;
+  uint32_t outs[2] = {p.outputs[c].buffer, p.outputs[o].buffer};
+  for (uint32_t i = 0; i < 2; ++i) {
+    Dispatch d;
+    d.grid = {(n + block - 1) / block, 1, 1};
+    d.bindings = {
+        {i ? bb : ab, 0, bytes}, {i ? ab : bb, 0, bytes}, {outs[i], 0, bytes}};
+    d.pushConstants = {n, block};
+    w.addDispatch(
+        d, {},
+        testReport(i + 1, "fuel.add", "cpu.gen.vadd_f32", "generated", 100000));
+  }
+}
+
 /// `y = x` for any dtype and shape: one copy from the input to the output,
 /// no kernel module.
 inline void buildCopy(ExecutableWriter &w, ElementType dtype,

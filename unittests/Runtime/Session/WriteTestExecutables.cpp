@@ -52,7 +52,8 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "cannot read %s\n", FUEL_TEST_KERNELS_PATH);
     return 1;
   }
-  ExecutableWriter vadd, chain, vulkan, copyI32, copyF64;
+  ExecutableWriter vadd, chain, vulkan, copyI32, copyF64, twoAdds;
+  buildTwoAdds(twoAdds, 4096, 512);
   buildCopy(copyI32, ElementType::I32, {2, 3});
   buildCopy(copyF64, ElementType::F64, {5});
   buildVectorAdd(vadd, 1000, 256);
@@ -63,6 +64,7 @@ int main(int argc, char **argv) {
             write(dir + "/chain.fuel", chain) &&
             write(dir + "/needs-vulkan.fuel", vulkan) &&
             write(dir + "/copy-i32.fuel", copyI32) &&
-            write(dir + "/copy-f64.fuel", copyF64);
+            write(dir + "/copy-f64.fuel", copyF64) &&
+            write(dir + "/two-adds.fuel", twoAdds);
   return ok ? 0 : 1;
 }
