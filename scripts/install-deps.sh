@@ -10,6 +10,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libvulkan1 mesa-vulkan-drivers
   flatbuffers-compiler libflatbuffers-dev libclang-rt-22-dev g++-12
+  libopenblas0-serial libblis4-serial
 )
 
 missing=()
