@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Checks the file-header banner of every C, C++ and TableGen file.
 
 LLVM style: the first line names the file and describes it, padded with dashes

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Generate ingress MLIR shaped like a real model, with a given number of
 kernel-bearing ops.
 

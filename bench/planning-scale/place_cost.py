@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """What fuel-place adds on large model-shaped programs, as a fraction of
 parse + print.
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Placement quality on model-shaped programs: auto against greedy and the best
 single-device plan, by the predicted total fuel-place records.
 

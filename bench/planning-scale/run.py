@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Planning-scale benchmark: cost of a fuel-opt pass pipeline against parse + print.
 
 For every shape and size, generates a model (cached in the work directory), then

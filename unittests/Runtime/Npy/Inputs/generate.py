@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Writes the .npy files NpyTest reads, with numpy's own writer.
 
 Run from this directory with /usr/bin/python3 and numpy installed; the files
