@@ -220,40 +220,32 @@ uint32_t ExecutableWriter::addArenaBuffer(uint32_t device, uint64_t size,
   return addBuffer(b);
 }
 
-static uint64_t tensorBytes(ElementType dtype,
-                            const std::vector<int64_t> &shape) {
-  uint64_t n = elementTypeSize(dtype);
-  for (int64_t d : shape)
-    n *= static_cast<uint64_t>(d);
-  return n;
+/// Appends `tensor` to `list` (the program's inputs or outputs) with its
+/// external buffer of `kind`; returns its index in `list`.
+static uint32_t addExternal(ExecutableWriter &w, std::vector<TensorSpec> &list,
+                            BufferKind kind, TensorSpec tensor) {
+  BufferSpec b;
+  b.kind = kind;
+  b.device = tensor.residency;
+  b.size = tensorByteSize(tensor);
+  b.index = static_cast<uint32_t>(list.size());
+  tensor.buffer = w.addBuffer(b);
+  list.push_back(std::move(tensor));
+  return b.index;
 }
 
 uint32_t ExecutableWriter::addInput(std::string name, ElementType dtype,
                                     std::vector<int64_t> shape,
                                     uint32_t residency) {
-  BufferSpec b;
-  b.kind = BufferKind::Input;
-  b.device = residency;
-  b.size = tensorBytes(dtype, shape);
-  b.index = static_cast<uint32_t>(program_.inputs.size());
-  uint32_t buffer = addBuffer(b);
-  program_.inputs.push_back(
-      {std::move(name), dtype, std::move(shape), residency, buffer});
-  return b.index;
+  return addExternal(*this, program_.inputs, BufferKind::Input,
+                     {std::move(name), dtype, std::move(shape), residency, 0});
 }
 
 uint32_t ExecutableWriter::addOutput(std::string name, ElementType dtype,
                                      std::vector<int64_t> shape,
                                      uint32_t residency) {
-  BufferSpec b;
-  b.kind = BufferKind::Output;
-  b.device = residency;
-  b.size = tensorBytes(dtype, shape);
-  b.index = static_cast<uint32_t>(program_.outputs.size());
-  uint32_t buffer = addBuffer(b);
-  program_.outputs.push_back(
-      {std::move(name), dtype, std::move(shape), residency, buffer});
-  return b.index;
+  return addExternal(*this, program_.outputs, BufferKind::Output,
+                     {std::move(name), dtype, std::move(shape), residency, 0});
 }
 
 uint32_t ExecutableWriter::addDispatch(Dispatch dispatch,

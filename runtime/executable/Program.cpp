@@ -92,6 +92,13 @@ bool Program::operator==(const Program &o) const {
          commands == o.commands;
 }
 
+uint64_t tensorByteSize(const TensorSpec &spec) {
+  uint64_t n = elementTypeSize(spec.dtype);
+  for (int64_t d : spec.shape)
+    n *= static_cast<uint64_t>(d);
+  return n;
+}
+
 size_t elementTypeSize(ElementType dtype) {
   switch (dtype) {
   case ElementType::F32:

@@ -21,13 +21,6 @@ namespace fuel::rt {
 /// The most fence waits one command may have (the CPU queue's limit).
 constexpr size_t kMaxCommandWaits = 8;
 
-uint64_t tensorByteSize(const TensorSpec &spec) {
-  uint64_t n = elementTypeSize(spec.dtype);
-  for (int64_t d : spec.shape)
-    n *= static_cast<uint64_t>(d);
-  return n;
-}
-
 //===----------------------------------------------------------------------===//
 // Runtime
 //===----------------------------------------------------------------------===//

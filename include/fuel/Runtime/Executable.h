@@ -161,6 +161,10 @@ struct TensorSpec {
   bool operator==(const TensorSpec &) const;
 };
 
+/// Bytes of a tensor of `spec`'s dtype and shape (no overflow check:
+/// verifyProgram refuses a shape whose byte size overflows).
+uint64_t tensorByteSize(const TensorSpec &spec);
+
 /// `length` bytes of buffer `buffer` from `offset`.
 struct BindingRange {
   uint32_t buffer = 0;

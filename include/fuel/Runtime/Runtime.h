@@ -171,9 +171,6 @@ private:
   std::unique_ptr<Impl> impl_;
 };
 
-/// Bytes of a tensor of `spec`'s dtype and shape.
-uint64_t tensorByteSize(const TensorSpec &spec);
-
 } // namespace fuel::rt
 
 #endif // FUEL_RUNTIME_RUNTIME_H
