@@ -43,18 +43,34 @@ inline CommandReport testReport(int64_t node, const char *op,
   return r;
 }
 
+/// Starts a test program named `function`: one cpu device with an arena of
+/// `arenaBytes` (rounded up to 64) and, when `kernels` is not empty, the test
+/// kernel module with those entries. Returns the cpu device's index.
+inline uint32_t startTestProgram(ExecutableWriter &w, const char *function,
+                                 uint64_t arenaBytes,
+                                 std::vector<const char *> kernels) {
+  w.setFuelVersion("fuel test");
+  w.setFunction(function);
+  uint32_t cpu =
+      w.addDevice(::fuel::Device::cpu(), (arenaBytes + 63) / 64 * 64);
+  if (!kernels.empty()) {
+    const std::vector<uint8_t> &mod = testKernelModule();
+    std::vector<KernelEntry> entries;
+    for (const char *k : kernels)
+      entries.push_back({k, 0, {}, {}});
+    w.addModule(cpu, ModuleFormat::ElfSharedObject, std::move(entries),
+                {mod.data(), mod.size()});
+  }
+  return cpu;
+}
+
 /// `c = a + b` over `n` f32 elements: dispatch fuel_test_vadd into an arena
 /// slot in blocks of `block`, then copy the slot to the output.
 /// Inputs a, b; output c; commands: 0 dispatch, 1 copy (after 0).
 inline void buildVectorAdd(ExecutableWriter &w, uint32_t n = 1000,
                            uint32_t block = 256) {
-  const std::vector<uint8_t> &mod = testKernelModule();
-  w.setFuelVersion("fuel test");
-  w.setFunction("vadd");
   uint64_t bytes = uint64_t(n) * 4;
-  uint32_t cpu = w.addDevice(::fuel::Device::cpu(), (bytes + 63) / 64 * 64);
-  w.addModule(cpu, ModuleFormat::ElfSharedObject,
-              {{"fuel_test_vadd", 0, {}, {}}}, {mod.data(), mod.size()});
+  uint32_t cpu = startTestProgram(w, "vadd", bytes, {"fuel_test_vadd"});
   uint32_t a = w.addInput("a", ElementType::F32, {int64_t(n)}, cpu);
   uint32_t b = w.addInput("b", ElementType::F32, {int64_t(n)}, cpu);
   uint32_t c = w.addOutput("c", ElementType::F32, {int64_t(n)}, cpu);
@@ -79,13 +95,8 @@ inline void buildVectorAdd(ExecutableWriter &w, uint32_t n = 1000,
 /// (after 0) writes c = t + a to the output.
 inline void buildChain(ExecutableWriter &w, uint32_t n = 512,
                        uint32_t block = 64) {
-  const std::vector<uint8_t> &mod = testKernelModule();
-  w.setFuelVersion("fuel test");
-  w.setFunction("chain");
   uint64_t bytes = uint64_t(n) * 4;
-  uint32_t cpu = w.addDevice(::fuel::Device::cpu(), (bytes + 63) / 64 * 64);
-  w.addModule(cpu, ModuleFormat::ElfSharedObject,
-              {{"fuel_test_vadd", 0, {}, {}}}, {mod.data(), mod.size()});
+  uint32_t cpu = startTestProgram(w, "chain", bytes, {"fuel_test_vadd"});
   uint32_t a = w.addInput("a", ElementType::F32, {int64_t(n)}, cpu);
   uint32_t b = w.addInput("b", ElementType::F32, {int64_t(n)}, cpu);
   uint32_t c = w.addOutput("c", ElementType::F32, {int64_t(n)}, cpu);
@@ -116,14 +127,8 @@ inline void buildChain(ExecutableWriter &w, uint32_t n = 512,
 /// the actual sleep.
 inline void buildDiamond(ExecutableWriter &w, uint32_t sleepUs,
                          uint64_t predictedUs = 50000) {
-  const std::vector<uint8_t> &mod = testKernelModule();
-  w.setFuelVersion("fuel test");
-  w.setFunction("diamond");
-  uint32_t cpu = w.addDevice(::fuel::Device::cpu(), 64);
-  w.addModule(
-      cpu, ModuleFormat::ElfSharedObject,
-      {{"fuel_test_sleep", 0, {}, {}}, {"fuel_test_increment", 0, {}, {}}},
-      {mod.data(), mod.size()});
+  uint32_t cpu = startTestProgram(w, "diamond", 64,
+                                  {"fuel_test_sleep", "fuel_test_increment"});
   uint32_t f = w.addOutput("flags", ElementType::I32, {4}, cpu);
   uint32_t fb = w.program().outputs[f].buffer;
   auto sleep = [&](uint32_t us, uint64_t slot, uint64_t ns, int64_t node,
@@ -154,12 +159,7 @@ inline void buildDiamond(ExecutableWriter &w, uint32_t sleepUs,
 /// Two independent dispatches of fuel_test_sleep, `sleepUs` each, writing 1
 /// to the int32 output `flags` (2 elements).
 inline void buildTwoSleeps(ExecutableWriter &w, uint32_t sleepUs) {
-  const std::vector<uint8_t> &mod = testKernelModule();
-  w.setFuelVersion("fuel test");
-  w.setFunction("sleeps");
-  uint32_t cpu = w.addDevice(::fuel::Device::cpu(), 64);
-  w.addModule(cpu, ModuleFormat::ElfSharedObject,
-              {{"fuel_test_sleep", 0, {}, {}}}, {mod.data(), mod.size()});
+  uint32_t cpu = startTestProgram(w, "sleeps", 64, {"fuel_test_sleep"});
   uint32_t f = w.addOutput("flags", ElementType::I32, {2}, cpu);
   uint32_t fb = w.program().outputs[f].buffer;
   for (uint32_t i = 0; i < 2; ++i) {
@@ -175,13 +175,8 @@ inline void buildTwoSleeps(ExecutableWriter &w, uint32_t sleepUs) {
 /// `c = a + b` and `d = b + a` by two independent fuel_test_vadd dispatches
 /// over `n` f32 elements: outputs that must not depend on the lanes.
 inline void buildTwoAdds(ExecutableWriter &w, uint32_t n, uint32_t block) {
-  const std::vector<uint8_t> &mod = testKernelModule();
-  w.setFuelVersion("fuel test");
-  w.setFunction("adds");
   uint64_t bytes = uint64_t(n) * 4;
-  uint32_t cpu = w.addDevice(::fuel::Device::cpu(), 64);
-  w.addModule(cpu, ModuleFormat::ElfSharedObject,
-              {{"fuel_test_vadd", 0, {}, {}}}, {mod.data(), mod.size()});
+  uint32_t cpu = startTestProgram(w, "adds", 64, {"fuel_test_vadd"});
   uint32_t a = w.addInput("a", ElementType::F32, {int64_t(n)}, cpu);
   uint32_t b = w.addInput("b", ElementType::F32, {int64_t(n)}, cpu);
   uint32_t c = w.addOutput("c", ElementType::F32, {int64_t(n)}, cpu);
@@ -205,9 +200,7 @@ inline void buildTwoAdds(ExecutableWriter &w, uint32_t n, uint32_t block) {
 /// no kernel module.
 inline void buildCopy(ExecutableWriter &w, ElementType dtype,
                       std::vector<int64_t> shape) {
-  w.setFuelVersion("fuel test");
-  w.setFunction("identity");
-  uint32_t cpu = w.addDevice(::fuel::Device::cpu(), 64);
+  uint32_t cpu = startTestProgram(w, "identity", 64, {});
   uint32_t x = w.addInput("x", dtype, shape, cpu);
   uint32_t y = w.addOutput("y", dtype, shape, cpu);
   const Program &p = w.program();
