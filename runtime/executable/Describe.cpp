@@ -49,10 +49,7 @@ template <class T> std::string list(const std::vector<T> &v) {
 }
 
 std::string shape(const TensorSpec &t) {
-  std::string s;
-  for (int64_t d : t.shape)
-    s += std::to_string(d) + "x";
-  return s + elementTypeName(t.dtype);
+  return formatTensorType(t.dtype, t.shape);
 }
 
 std::string range(uint32_t buffer, uint64_t offset, uint64_t length) {

@@ -99,6 +99,14 @@ uint64_t tensorByteSize(const TensorSpec &spec) {
   return n;
 }
 
+std::string formatTensorType(ElementType dtype,
+                             const std::vector<int64_t> &shape) {
+  std::string s;
+  for (int64_t d : shape)
+    s += std::to_string(d) + "x";
+  return s + elementTypeName(dtype);
+}
+
 size_t elementTypeSize(ElementType dtype) {
   switch (dtype) {
   case ElementType::F32:

@@ -608,14 +608,6 @@ Session::create(std::shared_ptr<LoadedExecutable> executable,
 
 const Program &Session::program() const { return *impl_->program; }
 
-static std::string shapeString(ElementType dtype,
-                               const std::vector<int64_t> &shape) {
-  std::string s;
-  for (int64_t d : shape)
-    s += std::to_string(d) + "x";
-  return s + elementTypeName(dtype);
-}
-
 Status Session::bindInput(size_t index, ElementType dtype,
                           const std::vector<int64_t> &shape, const void *data,
                           size_t bytes) {
@@ -634,8 +626,9 @@ Status Session::bindInput(size_t index, ElementType dtype,
       "bindInput: input " + std::to_string(index) + " (" + t.name + ")";
   if (dtype != t.dtype || shape != t.shape)
     return Status::error(StatusCode::InvalidArgument,
-                         what + ": is " + shapeString(dtype, shape) +
-                             ", expected " + shapeString(t.dtype, t.shape));
+                         what + ": is " + formatTensorType(dtype, shape) +
+                             ", expected " +
+                             formatTensorType(t.dtype, t.shape));
   uint64_t need = tensorByteSize(t);
   if (bytes != need)
     return Status::error(StatusCode::InvalidArgument,

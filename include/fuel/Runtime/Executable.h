@@ -164,6 +164,9 @@ struct TensorSpec {
 /// Bytes of a tensor of `spec`'s dtype and shape (no overflow check:
 /// verifyProgram refuses a shape whose byte size overflows).
 uint64_t tensorByteSize(const TensorSpec &spec);
+/// A tensor type as `2x3xf32` (a scalar: `f32`).
+std::string formatTensorType(ElementType dtype,
+                             const std::vector<int64_t> &shape);
 
 /// `length` bytes of buffer `buffer` from `offset`.
 struct BindingRange {
