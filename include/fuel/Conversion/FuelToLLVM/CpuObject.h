@@ -1,0 +1,64 @@
+//===- CpuObject.h - CPU targets and kernel shared objects ------*- C++ -*-===//
+//
+// What CPU the generated kernels are compiled for, and the one step that turns
+// an executable's kernel module, in the LLVM dialect, into the ELF shared
+// object the runtime loads: LLVM IR, llvm::TargetMachine, object code and an
+// in-process link with lld. No subprocess runs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUEL_CONVERSION_FUELTOLLVM_CPUOBJECT_H
+#define FUEL_CONVERSION_FUELTOLLVM_CPUOBJECT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::fuel {
+
+/// A CPU to compile for, in LLVM's terms.
+struct CpuTargetSpec {
+  /// The target triple, e.g. "x86_64-unknown-linux-gnu".
+  std::string triple;
+  /// The LLVM CPU name, e.g. "znver3" or "x86-64-v3".
+  std::string cpu;
+  /// LLVM subtarget features, e.g. "+avx2,+fma" (may be empty).
+  std::string features;
+};
+
+/// The compiling host's CPU.
+CpuTargetSpec hostCpuTarget();
+
+/// The cpu target of `module`'s stamped topology, else the compiling host's;
+/// an error at the module when the topology names a CPU or feature LLVM does
+/// not know.
+FailureOr<CpuTargetSpec> resolveCpuTarget(ModuleOp module);
+
+/// The register-file class a schedule is chosen by.
+enum class IsaClass { Generic, Avx2, Avx512 };
+
+/// The class of `target`: Avx512 with avx512f, Avx2 with avx2 and fma,
+/// Generic otherwise.
+IsaClass isaClass(const CpuTargetSpec &target);
+
+/// The name of the schedule's named sequence for `isa`: "generic", "avx2" or
+/// "avx512".
+StringRef isaClassName(IsaClass isa);
+
+/// The CPU features, spelled as /proc/cpuinfo spells them ("avx2", "fma"),
+/// that code compiled for `target` needs on the host; the executable records
+/// them and the runtime refuses a CPU that lacks one.
+std::vector<std::string> cpuinfoFeatures(const CpuTargetSpec &target);
+
+/// Compiles `llvmModule` (LLVM dialect only) for `target` and links it into
+/// one ELF shared object; the bytes, or an error emitted at the module (a
+/// guard failure names the kernel).
+FailureOr<std::vector<uint8_t>>
+emitCpuSharedObject(ModuleOp llvmModule, const CpuTargetSpec &target);
+
+} // namespace mlir::fuel
+
+#endif // FUEL_CONVERSION_FUELTOLLVM_CPUOBJECT_H
