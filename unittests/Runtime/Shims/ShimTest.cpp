@@ -337,6 +337,28 @@ TEST(ShimTest, ManyConcurrentWorkgroups) {
   runAndCheck(plain(96, 200, 300, 1, 1, 4), true, 2);
 }
 
+// The kernel ABI's rule: outputs are bit-identical for every pool size (the
+// row blocks are fixed by the parameters, not by the threads).
+TEST(ShimTest, BitIdenticalForEveryThreadCount) {
+  Gemm g = plain(61, 70, 90, 0, 1, 7);
+  std::vector<float> a = randomFloats(g.aElems(), 7);
+  std::vector<float> b = randomFloats(g.bElems(), 8);
+  for (const Lib *lib : {&kOpenBlas, &kBlis}) {
+    SCOPED_TRACE(lib->name);
+    std::vector<std::vector<float>> one = run(g, {lib}, a, b, 1);
+    ASSERT_EQ(one.size(), 1u);
+    check(g, a, b, one[0], lib->name);
+    for (unsigned threads : {2u, 3u, 4u}) {
+      std::vector<std::vector<float>> many = run(g, {lib}, a, b, threads);
+      ASSERT_EQ(many.size(), 1u);
+      EXPECT_EQ(std::memcmp(one[0].data(), many[0].data(),
+                            one[0].size() * sizeof(float)),
+                0)
+          << threads << " threads";
+    }
+  }
+}
+
 // K = 0: beta is 0, so C is zero (and its NaN is gone).
 TEST(ShimTest, EmptyReductionWritesZeros) {
   Gemm g = plain(5, 6, 0, 0, 0, 2);
