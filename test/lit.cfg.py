@@ -28,6 +28,7 @@ tool_dirs = [config.fuel_tools_dir, config.llvm_tools_dir]
 tools = [
     "fuel-compile",
     "fuel-opt",
+    "fuel-run",
     "fuel-topology",
     ToolSubst("%python", config.python_executable, unresolved="ignore"),
 ]

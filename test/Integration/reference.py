@@ -222,8 +222,12 @@ REFERENCES = {
     "mlp": mlp,
     "convnet": convnet,
     "transformer": transformer,
-    # A deliberately wrong reference (matmul + 1), to prove the harness fails.
+    # c = a + b: the runtime's test executable vadd.fuel.
+    "add": lambda a, b: (_f64(a)[0] + _f64(b)[0],),
+    # Deliberately wrong references (matmul + 1, a + b + 1e-3), to prove
+    # the harness fails.
     "wrong_matmul": lambda a, b: (matmul(a, b)[0] + 1.0,),
+    "wrong_add": lambda a, b: (_f64(a)[0] + _f64(b)[0] + 1e-3,),
 }
 
 

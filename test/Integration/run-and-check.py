@@ -8,19 +8,22 @@ random inputs and compares every result with a numpy reference.
 
 Steps: fuel-compile PROGRAM -o prog.fuelx; `fuel-run prog.fuelx --dump` for
 the executable's inputs and outputs (names, shapes, dtypes); inputs drawn
-from numpy's default_rng(seed) (floats uniform in [-1, 1), integers in
-[-8, 8); --input-range changes the float range) and written as .npy; fuel-run with --input=@… --output=@…; the
-reference (test/Integration/reference.py, computed in float64 from the same
-inputs) compared elementwise as |out - ref| <= atol + rtol * |ref|. Prints
-the largest absolute and relative error of each output and exits 1 with a
-message naming the output and the worst element on a mismatch.
+from numpy's default_rng(seed) (floats uniform in [-1, 1), or
+--input-range; integers in [-8, 8)) and written as .npy; fuel-run with
+--input=@… --output=@…; the reference (test/Integration/reference.py,
+computed in float64 from the same inputs) compared elementwise as
+|out - ref| <= atol + rtol * |ref|. Prints the largest absolute and
+relative error of each output and exits 1 with a message naming the output
+and the worst element on a mismatch.
 
 --check-winners also exports the plan and checks that every dispatch that
 belongs to a plan node runs that node's winner (kernel id and source), and
 that every node is dispatched.
 
-fuel-compile and fuel-run are looked up in $FUEL_TOOLS_DIR (lit sets it to
-the build's bin/), else on PATH. --self-test checks the comparison itself.
+--executable EXE runs an existing executable instead of compiling (ctest
+fuel-integration-harness runs the runtime tests' vadd.fuel so). fuel-compile
+and fuel-run are looked up in $FUEL_TOOLS_DIR (lit sets it to the build's
+bin/), else on PATH. --self-test checks the comparison itself.
 """
 
 import argparse
@@ -266,14 +269,19 @@ def main():
                         help="fuel-run --threads (0: its default)")
     parser.add_argument("--check-winners", action="store_true")
     parser.add_argument("--work", help="directory for the files it writes")
+    parser.add_argument("--executable",
+                        help="run this executable instead of compiling "
+                             "PROGRAM (tests of the harness itself)")
     parser.add_argument("--self-test", action="store_true")
     args = parser.parse_args()
 
     if args.self_test:
         self_test()
         return 0
-    if not args.program or not args.ref:
-        parser.error("PROGRAM and --ref are required")
+    if not (args.program or args.executable) or not args.ref:
+        parser.error("PROGRAM (or --executable) and --ref are required")
+    if args.executable and args.check_winners:
+        parser.error("--check-winners needs a PROGRAM to plan")
     ref = reference.lookup(args.ref)
     if ref is None:
         raise HarnessError(f"no reference named '{args.ref}' (known: "
@@ -288,18 +296,19 @@ def main():
 
     work = args.work or tempfile.mkdtemp(prefix="fuel-check-")
     os.makedirs(work, exist_ok=True)
-    exe = os.path.join(work, "prog.fuelx")
+    exe = args.executable or os.path.join(work, "prog.fuelx")
     plan_path = os.path.join(work, "plan.json")
     plan = args.plan
     if args.check_winners:
         plan = (plan + " " if plan else "") + f"export-plan={plan_path}"
 
-    compile_cmd = [tool("fuel-compile"), args.program, "-o", exe]
-    if args.topology:
-        compile_cmd.append(f"--topology={args.topology}")
-    if plan:
-        compile_cmd.append(f"--plan={plan}")
-    run(compile_cmd, "fuel-compile")
+    if not args.executable:
+        compile_cmd = [tool("fuel-compile"), args.program, "-o", exe]
+        if args.topology:
+            compile_cmd.append(f"--topology={args.topology}")
+        if plan:
+            compile_cmd.append(f"--plan={plan}")
+        run(compile_cmd, "fuel-compile")
 
     inputs, outputs, dispatches = parse_dump(
         run([tool("fuel-run"), exe, "--dump"], "fuel-run --dump"))
@@ -335,6 +344,8 @@ def main():
     if failures:
         for message in failures:
             print("run-and-check: MISMATCH " + message, file=sys.stderr)
+        print(f"run-and-check: inputs, outputs and the executable kept in "
+              f"{work}", file=sys.stderr)
         return 1
     print(f"run-and-check: {len(outputs)} outputs match '{args.ref}'")
     if not args.work:
