@@ -148,24 +148,33 @@ static bool isPlanned(ModuleOp module) {
   return !walk.wasInterrupted();
 }
 
-/// Adds the pass registered as `pass` (with `options`, the text inside its
-/// braces) to `pm`, or reports why it cannot for the stage `stage`.
+/// Adds the pass registered as `pass` to `pm`, or reports why it cannot for
+/// the stage `stage`. `options`, when given, is the text inside the pass's
+/// braces; it goes to the pass's own option parser, so a quoted value may
+/// hold any character.
 static LogicalResult addNamedPass(OpPassManager &pm, llvm::StringRef stage,
                                   llvm::StringRef pass,
                                   llvm::StringRef options = "") {
-  if (!PassInfo::lookup(pass) && !PassPipelineInfo::lookup(pass)) {
+  const PassRegistryEntry *entry = PassInfo::lookup(pass);
+  if (!entry)
+    entry = PassPipelineInfo::lookup(pass);
+  if (!entry) {
     llvm::errs() << "fuel-compile: error: stage '" << stage << "' needs pass '"
                  << pass << "', which this build of fuel-compile does not "
                  << "register\n";
     return failure();
   }
-  std::string text = pass.str();
-  if (!options.empty())
-    text += "{" + options.str() + "}";
   std::string message;
   llvm::raw_string_ostream os(message);
-  if (failed(parsePassPipeline(text, pm, os))) {
-    llvm::errs() << "fuel-compile: error: cannot add pass '" << text
+  LogicalResult added =
+      options.empty()
+          ? parsePassPipeline(pass, pm, os)
+          : entry->addToPipeline(pm, options, [&](const llvm::Twine &error) {
+              os << error;
+              return failure();
+            });
+  if (failed(added)) {
+    llvm::errs() << "fuel-compile: error: cannot add pass '" << pass
                  << "': " << message << "\n";
     return failure();
   }
@@ -285,10 +294,14 @@ int main(int argc, char **argv) {
     if (failed(addNamedPass(pm, step.name, step.pass)))
       return 1;
   }
-  if (serialize &&
-      failed(addNamedPass(pm, "executable", kSerializePass,
-                          ("output=" + llvm::StringRef(output)).str())))
-    return 1;
+  if (serialize) {
+    if (llvm::StringRef(output).contains('"'))
+      return commandLineError("the output path '" + output +
+                              "' contains a double quote");
+    if (failed(addNamedPass(pm, "executable", kSerializePass,
+                            "output=\"" + output + "\"")))
+      return 1;
+  }
 
   // Open the IR output before running, so an unwritable path fails early.
   std::unique_ptr<llvm::ToolOutputFile> irOutput;
