@@ -16,9 +16,10 @@ computed in float64 from the same inputs) compared elementwise as
 relative error of each output and exits 1 with a message naming the output
 and the worst element on a mismatch.
 
---check-winners also exports the plan and checks that every dispatch that
-belongs to a plan node runs that node's winner (kernel id and source), and
-that every node is dispatched.
+--same-with-threads N runs again with --threads=N and requires
+bit-identical outputs. --check-winners also exports the plan and checks
+that every dispatch that belongs to a plan node runs that node's winner
+(kernel id and source), and that every node is dispatched.
 
 --executable EXE runs an existing executable instead of compiling (ctest
 fuel-integration-harness runs the runtime tests' vadd.fuel so). fuel-compile
@@ -268,6 +269,12 @@ def main():
     parser.add_argument("--threads", type=int, default=0,
                         help="fuel-run --threads (0: its default)")
     parser.add_argument("--check-winners", action="store_true")
+    parser.add_argument("--same-with-threads", type=int, default=0,
+                        metavar="N",
+                        help="also run with --threads=N and require "
+                             "bit-identical outputs (the grid is fixed at "
+                             "compile time, so the pool size must not "
+                             "change a result)")
     parser.add_argument("--work", help="directory for the files it writes")
     parser.add_argument("--executable",
                         help="run this executable instead of compiling "
@@ -327,8 +334,20 @@ def main():
         arrays.append(array)
         run_cmd.append(f"--input=@{path}")
     out_paths = [os.path.join(work, f"out{i}.npy") for i in range(len(outputs))]
-    run_cmd += [f"--output=@{p}" for p in out_paths]
-    run(run_cmd, "fuel-run")
+    run(run_cmd + [f"--output=@{p}" for p in out_paths], "fuel-run")
+    if args.same_with_threads:
+        other = [os.path.join(work, f"out{i}.threads.npy")
+                 for i in range(len(outputs))]
+        run([a for a in run_cmd if not a.startswith("--threads=")]
+            + [f"--threads={args.same_with_threads}"]
+            + [f"--output=@{p}" for p in other], "fuel-run --threads")
+        for i, (a, b) in enumerate(zip(out_paths, other)):
+            if np.load(a).tobytes() != np.load(b).tobytes():
+                raise HarnessError(
+                    f"output {i} differs between the default thread count "
+                    f"and --threads={args.same_with_threads}")
+        print(f"threads: outputs bit-identical with "
+              f"--threads={args.same_with_threads}")
 
     expected = ref(*arrays, **params)
     if len(expected) != len(outputs):

@@ -1,5 +1,5 @@
 // RUN: %python %S/../run-and-check.py %s --topology %topologies/cpu-only.json \
-// RUN:   --ref conv2d_nchw --rtol 1e-4 --atol 1e-4 --check-winners
+// RUN:   --ref conv2d_nchw --rtol 1e-4 --atol 1e-4 --check-winners --same-with-threads 1
 
 // Tests that a generated NCHW/FCHW convolution of prime sizes (2x3x11x13
 // images, 5 filters of 3x3) computes the sums of products.

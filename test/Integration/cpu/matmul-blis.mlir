@@ -1,5 +1,5 @@
 // RUN: %python %S/../run-and-check.py %s --topology %topologies/cpu-only.json \
-// RUN:   --ref matmul --rtol 1e-4 --atol 1e-4 --check-winners
+// RUN:   --ref matmul --rtol 1e-4 --atol 1e-4 --check-winners --same-with-threads 1
 
 // Tests that the matmul forced to cpu.blis.matmul_f32 (fuel.kernel) runs
 // that kernel and computes the product; the same 61x97 · 97x83 matmul as the

@@ -1,5 +1,5 @@
 // RUN: %python %S/../run-and-check.py %s --topology %topologies/cpu-only.json \
-// RUN:   --ref matmul --rtol 1e-4 --atol 1e-4 --plan "kernel-sources=generated" --check-winners
+// RUN:   --ref matmul --rtol 1e-4 --atol 1e-4 --plan "kernel-sources=generated" --check-winners --same-with-threads 1
 
 // Tests that a generated matmul of prime sizes (37x53 · 53x29: every tile
 // has a remainder) computes the product.

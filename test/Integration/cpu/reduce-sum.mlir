@@ -1,5 +1,5 @@
 // RUN: %python %S/../run-and-check.py %s --topology %topologies/cpu-only.json \
-// RUN:   --ref reduce_sum --param axis=1 --rtol 1e-5 --atol 1e-5 --check-winners
+// RUN:   --ref reduce_sum --param axis=1 --rtol 1e-5 --atol 1e-5 --check-winners --same-with-threads 1
 
 // Tests that a generated row sum (linalg.reduce over dimension 1 of 37x101)
 // adds each row.

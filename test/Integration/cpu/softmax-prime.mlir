@@ -1,5 +1,5 @@
 // RUN: %python %S/../run-and-check.py %s --topology %topologies/cpu-only.json \
-// RUN:   --ref softmax --param axis=1 --rtol 1e-5 --atol 1e-6 --check-winners
+// RUN:   --ref softmax --param axis=1 --rtol 1e-5 --atol 1e-6 --check-winners --same-with-threads 1
 
 // Tests that a generated softmax over the rows of 7x131 (a prime axis) gives
 // each row's normalised exponentials.
