@@ -232,6 +232,94 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// Tests that `fuel.kernel` is a kernel id string of the registry's shape.
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'fuel.kernel' must be a kernel id string such as "cpu.openblas.matmul_f32", got 3 : i64}}
+  %0 = arith.negf %a {fuel.kernel = 3} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'fuel.kernel': kernel id 'openblas_sgemm' does not have three dot-separated parts; expected '<backend>.<source>.<op kind>_<suffix>' such as 'cpu.openblas.matmul_f32'}}
+  %0 = arith.negf %a {fuel.kernel = "openblas_sgemm"} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'fuel.kernel': kernel id 'tpu.generated.elementwise_f32' names an unknown backend 'tpu'}}
+  %0 = arith.negf %a {fuel.kernel = "tpu.generated.elementwise_f32"} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'fuel.kernel': kernel id 'cpu.mkl.elementwise_f32' names an unknown kernel source 'mkl'}}
+  %0 = arith.negf %a {fuel.kernel = "cpu.mkl.elementwise_f32"} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'fuel.kernel': kernel id 'cpu.generated.gemm_f32' has no '<op kind>_<suffix>' part of a known op kind and a suffix of [a-z0-9_]}}
+  %0 = arith.negf %a {fuel.kernel = "cpu.generated.gemm_f32"} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'fuel.kernel': kernel id 'cpu.generated.elementwise_F32' has no '<op kind>_<suffix>' part}}
+  %0 = arith.negf %a {fuel.kernel = "cpu.generated.elementwise_F32"} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Tests that a node's `kernel` clause is checked the same way.
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'fuel.node' op kernel id 'cpu.generated' does not have three dot-separated parts}}
+  %0 = fuel.node 0 elementwise (%a) : (tensor<4xf32>) -> tensor<4xf32> kernel "cpu.generated" {
+  ^bb0(%x: tensor<4xf32>):
+    %e = tensor.empty() : tensor<4xf32>
+    %r = linalg.exp ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    fuel.yield %r : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'kernel' is given more than once}}
+  %0 = fuel.node 0 elementwise (%a) : (tensor<4xf32>) -> tensor<4xf32> kernel "cpu.generated.elementwise_f32" kernel "cpu.generated.elementwise_f32" {
+  ^bb0(%x: tensor<4xf32>):
+    fuel.yield %x : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Tests that the configuration's kernel sources are known and canonical.
+
+// expected-error @+1 {{invalid kernel sources 'mkl': unknown kernel source 'mkl' (expected generated, openblas, blis, cublas)}}
+module attributes {fuel.config = #fuel.config<price_transfers = true, allow_cost_placement = true, pinned_device = cpu, precision = "none", kernel_sources = "mkl">} {}
+
+// -----
+
+// expected-error @+1 {{kernel sources 'openblas,generated' are not in canonical form; write 'generated,openblas'}}
+module attributes {fuel.config = #fuel.config<price_transfers = true, allow_cost_placement = true, pinned_device = cpu, precision = "none", kernel_sources = "openblas,generated">} {}
+
+// -----
+
 func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'fuel.residency' belongs on function arguments and results, not on an operation}}
   %0 = arith.negf %a {fuel.residency = #fuel.device<cpu>} : tensor<4xf32>

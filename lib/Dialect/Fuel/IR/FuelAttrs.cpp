@@ -1307,7 +1307,17 @@ void TopologyAttr::print(AsmPrinter &printer) const {
 
 LogicalResult
 PlanConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool, bool,
-                       DeviceAttr, StringRef precision) {
+                       DeviceAttr, StringRef precision,
+                       StringRef kernelSources) {
+  llvm::Expected<std::vector<::fuel::target::KernelSource>> sources =
+      ::fuel::target::parseKernelSources(kernelSources);
+  if (!sources)
+    return emitError() << "invalid kernel sources '" << kernelSources
+                       << "': " << llvm::toString(sources.takeError());
+  if (::fuel::target::formatKernelSources(*sources) != kernelSources)
+    return emitError() << "kernel sources '" << kernelSources
+                       << "' are not in canonical form; write '"
+                       << ::fuel::target::formatKernelSources(*sources) << "'";
   llvm::Expected<::fuel::plan::Precision> parsed =
       ::fuel::plan::parsePrecisionRequirement(precision);
   if (!parsed)
@@ -1319,6 +1329,18 @@ PlanConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool, bool,
                        << ::fuel::plan::formatPrecisionRequirement(*parsed)
                        << "'";
   return success();
+}
+
+std::vector<::fuel::target::KernelSource>
+PlanConfigAttr::getSourceList() const {
+  llvm::Expected<std::vector<::fuel::target::KernelSource>> sources =
+      ::fuel::target::parseKernelSources(getKernelSources());
+  // The verifier accepted the text, so this cannot fail.
+  if (!sources) {
+    llvm::consumeError(sources.takeError());
+    return {};
+  }
+  return *sources;
 }
 
 ::fuel::plan::Precision PlanConfigAttr::getRequirement() const {
@@ -1349,9 +1371,12 @@ Attribute PlanConfigAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   bool price = true, allow = true;
   DeviceAttr pinned;
-  std::string precision = "none";
+  std::string precision = "none", kernelSources;
   static constexpr StringRef all[] = {"price_transfers", "allow_cost_placement",
-                                      "pinned_device", "precision"};
+                                      "pinned_device", "precision",
+                                      "kernel_sources"};
+  static constexpr StringRef required[] = {
+      "price_transfers", "allow_cost_placement", "pinned_device", "precision"};
   FieldListParser fields(parser, "config", all);
   if (parser.parseLess() || fields.parse([&](StringRef key) -> ParseResult {
         if (key == "price_transfers")
@@ -1371,13 +1396,16 @@ Attribute PlanConfigAttr::parse(AsmParser &parser, Type) {
           pinned = *device;
           return success();
         }
+        if (key == "kernel_sources")
+          return failure(parser.parseEqual() ||
+                         parser.parseString(&kernelSources));
         return failure(parser.parseEqual() || parser.parseString(&precision));
       }) ||
-      parser.parseGreater() || fields.require(loc, all))
+      parser.parseGreater() || fields.require(loc, required))
     return {};
   return PlanConfigAttr::getChecked([&] { return parser.emitError(loc); },
                                     parser.getContext(), price, allow, pinned,
-                                    precision);
+                                    precision, kernelSources);
 }
 
 void PlanConfigAttr::print(AsmPrinter &printer) const {
@@ -1391,6 +1419,10 @@ void PlanConfigAttr::print(AsmPrinter &printer) const {
     printer << "none";
   printer << ", precision = ";
   printer.printString(getPrecision());
+  if (!getKernelSources().empty()) {
+    printer << ", kernel_sources = ";
+    printer.printString(getKernelSources());
+  }
   printer << '>';
 }
 

@@ -208,6 +208,8 @@ void FormNodesPass::formNode(Operation *root, int64_t id, OpKind kind) {
   // Carry the frontend annotations over (SEMANTICS §1).
   if (Attribute pin = root->removeAttr(FuelDialect::kPinAttrName))
     node.setPinAttr(cast<PlacementAttrInterface>(pin));
+  if (Attribute kernel = root->removeAttr(FuelDialect::kKernelAttrName))
+    node.setKernelAttr(cast<StringAttr>(kernel));
   if (root->removeAttr(FuelDialect::kDestructiveAttrName))
     node.setDestructive(true);
   if (Attribute coupling = root->removeAttr(FuelDialect::kCouplingAttrName))

@@ -378,24 +378,39 @@ def Fuel_PlanConfigAttr : Fuel_Attr<"PlanConfig", "config"> {
     placed by cost, the pipeline's pinned device (`none` when there is none)
     and the precision requirement, in the canonical spelling of the
     `precision` option (`none`, `reference`, `deterministic` or a list such
-    as `bit-stable,ulp<=1,rel<=1e-05`).
+    as `bit-stable,ulp<=1,rel<=1e-05`), and, when the `kernel-sources`
+    option restricts them, the kernel sources enumeration admits (SEMANTICS
+    §3 step 3), in canonical order (`generated`, `openblas`, `blis`,
+    `cublas`); absent means every source.
 
     ```mlir
     #fuel.config<price_transfers = true, allow_cost_placement = true,
-                 pinned_device = cpu, precision = "none">
+                 pinned_device = cpu, precision = "none",
+                 kernel_sources = "generated,openblas">
     ```
   }];
   let parameters = (ins
     "bool":$price_transfers,
     "bool":$allow_cost_placement,
     OptionalParameter<"::mlir::fuel::DeviceAttr">:$pinned_device,
-    StringRefParameter<"precision requirement">:$precision
+    StringRefParameter<"precision requirement">:$precision,
+    StringRefParameter<"kernel sources, empty for all", "\"\"">:$kernel_sources
   );
+  let builders = [
+    AttrBuilder<(ins "bool":$price_transfers, "bool":$allow_cost_placement,
+                     "::mlir::fuel::DeviceAttr":$pinned_device,
+                     "::llvm::StringRef":$precision), [{
+      return $_get($_ctxt, price_transfers, allow_cost_placement,
+                   pinned_device, precision, "");
+    }]>
+  ];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The precision requirement as the planner's struct.
     ::fuel::plan::Precision getRequirement() const;
+    /// The admitted kernel sources; empty means every source.
+    std::vector<::fuel::target::KernelSource> getSourceList() const;
   }];
 }
 

@@ -27,7 +27,7 @@ def FuelAttachTopologyPass : Pass<"fuel-attach-topology", "mlir::ModuleOp"> {
     read. The pass sets `fuel.topology` (the devices, their rates and the
     links, with a content hash) and `fuel.config` (`price-transfers`,
     `allow-cost-placement`, `pinned-device`, `precision`: SEMANTICS §3 step
-    2) on the module. Function passes cannot modify their parent, so they
+    2; `kernel-sources`: step 3) on the module. Function passes cannot modify their parent, so they
     only read these, and report a diagnostic when they are missing.
 
     Topology source (SEMANTICS §9): `topology=FILE` reads a JSON topology
@@ -40,7 +40,10 @@ def FuelAttachTopologyPass : Pass<"fuel-attach-topology", "mlir::ModuleOp"> {
 
     The configuration is always rewritten from the options, so the
     configuration a module shows is the one its plan was made with.
-    `require-transfer-pricing` with `price-transfers=false` fails here.
+    `require-transfer-pricing` with `price-transfers=false` fails here, and
+    so does a `kernel-sources` list naming an unknown source (the sources are
+    `generated`, `openblas`, `blis`, `cublas`); the list is recorded in
+    canonical order, and not at all when it is empty (every source).
 
     ```mlir
     module attributes {
@@ -69,7 +72,10 @@ def FuelAttachTopologyPass : Pass<"fuel-attach-topology", "mlir::ModuleOp"> {
     Option<"allowCostPlacement", "allow-cost-placement", "bool", "true",
            "Let cost move free nodes off their decision device">,
     Option<"requireTransferPricing", "require-transfer-pricing", "bool",
-           "false", "Fail when price-transfers is off">
+           "false", "Fail when price-transfers is off">,
+    Option<"kernelSources", "kernel-sources", "std::string", "\"\"",
+           "Kernel sources enumeration admits, a comma list of generated, "
+           "openblas, blis, cublas (empty: every source)">
   ];
 }
 
@@ -94,8 +100,9 @@ def FuelFormNodesPass : Pass<"fuel-form-nodes", "mlir::func::FuncOp"> {
     outside as load-time data (SEMANTICS §5). Views
     (`tensor.extract_slice`, `expand_shape`, `collapse_shape`, `cast`,
     `reshape`) stay outside; any other op that is not a node is a host op
-    and is left alone. `fuel.pin`, `fuel.destructive` and `fuel.coupling` on
-    an ingress op become the node's `pin`, `destructive` and `coupling`.
+    and is left alone. `fuel.pin`, `fuel.kernel`, `fuel.destructive` and
+    `fuel.coupling` on an ingress op become the node's `pin`, `kernel`,
+    `destructive` and `coupling`.
 
     ```mlir
     // before
@@ -143,7 +150,11 @@ def FuelEnumerateCandidatesPass
     free with pricing and cost placement: every device of the topology;
     otherwise the decision device with every other device as a fallback).
     Every registry variant for (op kind, dtypes, backend) on every admitted
-    device becomes a candidate, tagged `fallback` on fallback devices, with
+    device becomes a candidate — only variants of the admitted kernel
+    sources (the `kernel-sources` option, else the configuration's
+    `kernel_sources`, else every source), and for a node with a `kernel`
+    clause only that kernel, on the admitted devices that have it — tagged
+    `fallback` on fallback devices, with
     the node's op params and the coupling adjustments of its `coupling`
     clause whose `on` device matches. Costs and times are left at zero for
     `fuel-annotate-costs`. The registry is the context's: the one built into
@@ -156,9 +167,19 @@ def FuelEnumerateCandidatesPass
     Errors (at the node): no device context; a pin naming a device the
     topology lacks; `NoBackendForOp` when no admitted device has a variant,
     listing the op, its dtypes, the devices present and every registered
-    (backend, op, dtypes) combination; a missing `fuel.topology` or
-    `fuel.config` on the module.
+    (backend, op, dtypes) combination; a `kernel` that is not registered
+    for the node's op kind, dtypes and an admitted device, or whose source
+    the kernel sources exclude (naming the node, the kernel and the kernels
+    registered there); kernel sources that leave a node no variant (naming
+    the sources and those registered there); a missing `fuel.topology` or
+    `fuel.config` on the module. An unknown source in `kernel-sources` fails
+    at the pass.
   }];
+  let options = [
+    Option<"kernelSources", "kernel-sources", "std::string", "\"\"",
+           "Kernel sources to admit, a comma list of generated, openblas, "
+           "blis, cublas (empty: the configuration's, else every source)">
+  ];
   let statistics = [
     Statistic<"numCandidates", "candidates", "Number of candidates enumerated">
   ];
