@@ -202,6 +202,26 @@ module attributes {fuel.topology = #fuel.topology<devices = [<cpu, alignment = 4
 
 // -----
 
+// expected-error @+1 {{invalid cpu_target of device 'cpu': feature "avx2" of "avx2" is not '+name' or '-name'}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu, cpu_target = "znver3", cpu_features = "avx2">]>} {}
+
+// -----
+
+// expected-error @+1 {{device 'cpu' has cpu_features but no cpu_target}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu, cpu_features = "+avx2">]>} {}
+
+// -----
+
+// expected-error @+1 {{device 'cuda:0' has a cpu_target; only the host 'cpu' has one}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0, cpu_target = "sm_90">]>} {}
+
+// -----
+
+// expected-error @+1 {{invalid cpu_target of device 'cpu': CPU name "x86 64" has a character that is not a letter, digit, '-', '_' or '.'}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu, cpu_target = "x86 64">]>} {}
+
+// -----
+
 // expected-error @+1 {{'fuel.topology' belongs on a builtin.module}}
 func.func @f() attributes {fuel.topology = #fuel.topology<devices = [<cpu>]>} { return }
 

@@ -74,13 +74,12 @@ static LogicalResult verifyDeviceAnnotation(Operation *op, StringRef name,
                          << attr;
 }
 
-LogicalResult
-mlir::fuel::verifyKernelIdShape(function_ref<InFlightDiagnostic()> emitError,
-                                StringRef id) {
-  auto fail = [&](const Twine &why) -> LogicalResult {
-    return emitError() << "kernel id '" << id << "' " << why
-                       << "; expected '<backend>.<source>.<op kind>_<suffix>' "
-                          "such as 'cpu.openblas.matmul_f32'";
+std::string mlir::fuel::kernelIdShapeProblem(StringRef id) {
+  auto fail = [&](const Twine &why) -> std::string {
+    return ("kernel id '" + id + "' " + why +
+            "; expected '<backend>.<source>.<op kind>_<suffix>' such as "
+            "'cpu.openblas.matmul_f32'")
+        .str();
   };
   SmallVector<StringRef, 3> parts;
   id.split(parts, '.');
@@ -88,28 +87,30 @@ mlir::fuel::verifyKernelIdShape(function_ref<InFlightDiagnostic()> emitError,
     return fail("does not have three dot-separated parts");
   if (!::fuel::plan::symbolizeDeviceKind(parts[0].str()))
     return fail("names an unknown backend '" + parts[0] + "'");
-  std::optional<::fuel::target::KernelSource> source =
-      ::fuel::target::symbolizeKernelSource(parts[1].str());
-  if (!source)
+  if (!::fuel::target::symbolizeKernelSource(parts[1].str()))
     return fail("names an unknown kernel source '" + parts[1] + "'");
-  // The op kind is the longest known prefix followed by '_'.
+  // The op kind is a known prefix followed by '_' and a snake-case suffix.
   StringRef rest = parts[2];
-  bool matched = false;
   for (::fuel::plan::OpKind kind : ::fuel::kAllOpKinds) {
     StringRef name = ::fuel::plan::stringifyOpKind(kind);
     if (rest.starts_with(name) && rest.size() > name.size() + 1 &&
-        rest[name.size()] == '_') {
-      StringRef suffix = rest.drop_front(name.size() + 1);
-      if (llvm::all_of(suffix, [](char c) {
-            return llvm::isLower(c) || llvm::isDigit(c) || c == '_';
-          }))
-        matched = true;
-    }
+        rest[name.size()] == '_' &&
+        llvm::all_of(rest.drop_front(name.size() + 1), [](char c) {
+          return llvm::isLower(c) || llvm::isDigit(c) || c == '_';
+        }))
+      return {};
   }
-  if (!matched)
-    return fail("has no '<op kind>_<suffix>' part of a known op kind and a "
-                "suffix of [a-z0-9_]");
-  return success();
+  return fail("has no '<op kind>_<suffix>' part of a known op kind and a "
+              "suffix of [a-z0-9_]");
+}
+
+LogicalResult
+mlir::fuel::verifyKernelIdShape(function_ref<InFlightDiagnostic()> emitError,
+                                StringRef id) {
+  std::string problem = kernelIdShapeProblem(id);
+  if (problem.empty())
+    return success();
+  return emitError() << problem;
 }
 
 LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,

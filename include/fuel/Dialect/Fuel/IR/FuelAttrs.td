@@ -294,6 +294,17 @@ def Fuel_DeviceInfoAttr : Fuel_Attr<"DeviceInfo", "device_info"> {
     or a Vulkan device of CPU type such as Mesa lavapipe). `peak` maps an
     element type name to flop/ns; an absent `bytes_per_ns` or dtype takes
     the priors of SEMANTICS §3 step 6.
+
+    On the host only, `cpu_target = "<LLVM CPU name>"` and optionally
+    `cpu_features = "+avx2,+fma"` name the code-generation target of the
+    host's kernels (docs/TOPOLOGY.md); without them the compiler targets
+    the compiling host:
+
+    ```mlir
+    #fuel.device_info<cpu, cpu_type, peak = {f32 = 3.2e+01}, dispatch_ns = 2000,
+      memory = 17179869184, alignment = 64, cpu_target = "znver3",
+      cpu_features = "+avx2,+fma">
+    ```
   }];
   let parameters = (ins
     "::mlir::fuel::DeviceAttr":$device,
@@ -303,7 +314,9 @@ def Fuel_DeviceInfoAttr : Fuel_Attr<"DeviceInfo", "device_info"> {
     OptionalParameter<"::mlir::FloatAttr">:$bytes_per_ns,
     "int64_t":$dispatch_ns,
     "int64_t":$memory,
-    "int64_t":$alignment
+    "int64_t":$alignment,
+    StringRefParameter<"LLVM CPU name of the code-generation target", "\"\"">:$cpu_target,
+    StringRefParameter<"LLVM target features", "\"\"">:$cpu_features
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;

@@ -9,6 +9,8 @@
 
 #include "mlir/IR/Dialect.h"
 
+#include <string>
+
 namespace fuel::target {
 class KernelRegistry;
 } // namespace fuel::target
@@ -23,6 +25,9 @@ namespace mlir::fuel {
 /// question. On failure reports through `emitError` and fails.
 LogicalResult verifyKernelIdShape(function_ref<InFlightDiagnostic()> emitError,
                                   StringRef id);
+/// The same check without a diagnostic: an empty string when `id` has the
+/// shape, otherwise the message verifyKernelIdShape reports.
+std::string kernelIdShapeProblem(StringRef id);
 } // namespace mlir::fuel
 
 #endif // FUEL_DIALECT_FUEL_IR_FUELDIALECT_H

@@ -393,14 +393,17 @@ def FuelExportPlanPass : Pass<"fuel-export-plan", "mlir::ModuleOp"> {
     change of moving it there and its inbound transfer cost, and each
     `fuel.copy` with the value it moves, its devices, its bytes and its hop
     cost by the transfer model, and each load-time constant with the devices
-    that read it. The format is docs/PLAN-FORMAT.md (version 2); keys are
+    that read it, the module's planning configuration (its kernel sources
+    included), each node's forced `kernel` and each candidate's revision.
+    The format is docs/PLAN-FORMAT.md (version 3); keys are
     written in a fixed order and the output depends only on the IR, so equal
     plans give equal files.
 
     ```json
     {
-      "version": 2,
+      "version": 3,
       "topology_hash": "0x...",
+      "config": {"price_transfers": true, ..., "kernel_sources": null},
       "functions": [
         {
           "name": "mlp",
@@ -443,15 +446,18 @@ def FuelImportPlanPass : Pass<"fuel-import-plan", "mlir::ModuleOp"> {
   let summary = "Pins nodes to the placements of an exported plan";
   let description = [{
     Objective: replay a plan. The pass reads a file written by
-    `fuel-export-plan` (docs/PLAN-FORMAT.md, version 1 or 2: the fields it
-    reads are the same in both) and gives every node it lists with a
-    placement a `pin` clause naming that device, so phase A
-    admits only that device and `fuel-place` keeps it there. Run it after
+    `fuel-export-plan` (docs/PLAN-FORMAT.md, versions 1 to 3) and gives
+    every node it lists with a placement a `pin` clause naming that device,
+    so phase A admits only that device and `fuel-place` keeps it there, and
+    every node it lists with a `kernel` (version 3) a `kernel` clause, so
+    phase A admits only that kernel. Run it after
     `fuel-form-nodes` and before phase A; planning the module again then
     gives the exported placements. Nodes are matched by (function name, node
     id), and the node's op kind must equal the exported one. Nodes the file
     does not list, and listed nodes with a null placement, are left as they
-    are; the rest of the file (winners, copies, predictions) is not read.
+    are; the rest of the file (winners, copies, predictions) is not read,
+    except `config.kernel_sources`: kernel sources other than the module's
+    configuration are a warning.
 
     ```mlir
     // before, with the function entry
@@ -464,8 +470,9 @@ def FuelImportPlanPass : Pass<"fuel-import-plan", "mlir::ModuleOp"> {
 
     Errors (every mismatch is reported before the pass fails): an unreadable
     file; malformed JSON (with its line and column); a missing or wrong
-    `version`; a field of the wrong type or a device that does not parse
-    (with its JSON path); a function the module lacks (at the module); a
+    `version`; a field of the wrong type, a device that does not parse, a
+    kernel id of the wrong shape or an unknown kernel source (with its JSON
+    path); a function the module lacks (at the module); a
     node id the function lacks (at the function); an op kind that differs
     (at the node). A `topology_hash` that differs from the module's
     `fuel.topology` is a warning: the plan was made for another machine.
