@@ -205,7 +205,9 @@ def FuelFilterCandidatesPass
 
     Errors (at the node): `FilterRejected` naming the filter, the decision
     context and the number of candidates rejected, when the hard filter
-    empties every admitted device.
+    empties every admitted device; when enumeration had narrowed the
+    candidates (the node's `kernel`, or the configuration's
+    `kernel_sources`), the message says so.
   }];
   let options = [
     Option<"preferBitStable", "prefer-bit-stable", "bool", "false",
