@@ -125,7 +125,8 @@ def FuelFormNodesPass : Pass<"fuel-form-nodes", "mlir::func::FuncOp"> {
 
     Errors (at the offending op): a function with several blocks, an op
     with nested regions that is not kernel-bearing, a dynamically shaped
-    tensor, a linalg op on memrefs. Known limits: `linalg.fill` whose result
+    tensor, a linalg op on memrefs, `fuel.kernel` on an op that does not
+    become a node. Known limits: `linalg.fill` whose result
     feeds anything but an init becomes an elementwise node of its own.
   }];
   let dependentDialects = ["mlir::fuel::FuelDialect"];
