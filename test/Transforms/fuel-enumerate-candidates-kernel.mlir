@@ -4,6 +4,9 @@
 // RUN: fuel-opt %s --split-input-file -mlir-print-local-scope \
 // RUN:   --pass-pipeline='builtin.module(fuel-attach-topology{topology=%topologies/cpu-cuda.json kernel-sources=openblas,generated},func.func(fuel-form-nodes,fuel-enumerate-candidates))' \
 // RUN:   | FileCheck %s --check-prefix=CONFIG
+// RUN: fuel-opt %s --split-input-file -mlir-print-local-scope \
+// RUN:   --pass-pipeline='builtin.module(fuel-attach-topology{topology=%topologies/cpu-cuda.json price-transfers=false},func.func(fuel-form-nodes,fuel-enumerate-candidates))' \
+// RUN:   | FileCheck %s --check-prefix=FALLBACK
 
 // Choosing a kernel (SEMANTICS §1 `fuel.kernel`, §3 step 3 `kernel-sources`):
 // a node carrying `kernel` admits only that kernel, on the admitted devices
@@ -45,6 +48,12 @@ func.func @forced(%a: tensor<64x128xf32>, %b: tensor<128x32xf32>, %c: tensor<64x
 // CHECK-LABEL: func.func @forced_cuda
 // CHECK: fuel.node 0 matmul {{.*}} kernel "cuda.generated.matmul_f32"
 // CHECK-SAME: decision = <op = matmul, dtype = f32, size_class = 0x0b0607, device = cpu>, [#fuel.candidate<"cuda.generated.matmul_f32"{{[^#]*}}]> {
+
+// Without transfer pricing cuda:0 is a fallback device of the node: the
+// forced kernel's candidate is there, tagged fallback.
+// FALLBACK-LABEL: func.func @forced_cuda
+// FALLBACK: fuel.node 0 matmul {{.*}} kernel "cuda.generated.matmul_f32"
+// FALLBACK-SAME: [#fuel.candidate<"cuda.generated.matmul_f32"{{[^#]*}}, fallback>]> {
 
 module {
 func.func @forced_cuda(%a: tensor<64x128xf32>, %b: tensor<128x32xf32>, %c: tensor<64x32xf32>)
