@@ -14,7 +14,7 @@
 // of its terms and as DOT, and replaying it pins every node to the device
 // it was placed on, giving the same placements.
 
-// JSON: "version": 2,
+// JSON: "version": 3,
 // JSON: "name": "mlp",
 // JSON: "predicted_ns": {
 // JSON-NEXT: "total": [[TOTAL:[0-9]+]],
