@@ -1,0 +1,18 @@
+// RUN: %python %S/../../bench/planning-scale/gen_model.py --shape transformer --ops 100 -o %t.mlir 2>/dev/null
+// RUN: fuel-opt %t.mlir --fuel-plan="topology=%topologies/cpu-only.json" --fuel-outline-kernels -o %t.1.mlir
+// RUN: fuel-opt %t.mlir --fuel-plan="topology=%topologies/cpu-only.json" --fuel-outline-kernels -o %t.2.mlir
+// RUN: diff %t.1.mlir %t.2.mlir
+// RUN: FileCheck %s < %t.1.mlir
+
+// Tests that a 100-node program of repeated transformer layers outlines to
+// few distinct kernels (every node dispatches one, repeated layers share
+// them), deterministically.
+
+// CHECK:          fuel.executable @cpu on cpu {
+// CHECK-COUNT-21: {{func.func @[a-z_]+_[0-9]+\(%arg0: memref|fuel.library_kernel @}}
+// CHECK-NOT:      {{func.func @[a-z_]+_[0-9]+\(%arg0: memref|fuel.library_kernel @}}
+// CHECK:          func.func @transformer_0(
+// CHECK-COUNT-100: fuel.dispatch @cpu::@
+// CHECK-NOT:      fuel.dispatch
+// CHECK-NOT:      fuel.node
+// CHECK:          return
