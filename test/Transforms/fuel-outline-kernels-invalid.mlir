@@ -121,3 +121,13 @@ func.func @scalar_argument(%x: tensor<2x3xf32>, %v: f32) -> tensor<4x7xf32> {
   } : tensor<2x3xf32> to tensor<4x7xf32>
   return %p : tensor<4x7xf32>
 }
+
+// -----
+
+// Tests that a tensor.empty read outside a kernel (here: returned) is
+// refused: it has no contents to return.
+func.func @empty_returned() -> tensor<4xf32> {
+  // expected-error @+1 {{cannot be lowered: a tensor.empty read outside a kernel (by 'func.return') has no contents}}
+  %e = tensor.empty() : tensor<4xf32>
+  return %e : tensor<4xf32>
+}

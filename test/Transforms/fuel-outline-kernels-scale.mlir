@@ -16,3 +16,12 @@
 // CHECK-NOT:      fuel.dispatch
 // CHECK-NOT:      fuel.node
 // CHECK:          return
+
+// The MLP example, planned and outlined end to end.
+// RUN: fuel-opt %S/../../examples/mlp.mlir --fuel-plan="topology=%topologies/cpu-only.json" --fuel-outline-kernels | FileCheck %s --check-prefix=MLP
+// MLP:       fuel.executable @cpu on cpu {
+// MLP:       func.func @mlp(
+// MLP-NOT:     fuel.node
+// MLP:         fuel.dispatch @cpu::@{{[a-z_]+}}_{{[0-9]+}} ({{.*}}) {node = 0 : i64
+// MLP-NOT:     fuel.node
+// MLP:         return

@@ -350,3 +350,53 @@ func.func @devices(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   }
   return %h : tensor<4x8xf32>
 }
+
+// -----
+
+// Tests that a strided slice read on a GPU by a library kernel is
+// materialised there (a host kernel of that device's executable), and that
+// a tensor.empty a node reads is re-made inside the kernel, not bound.
+
+#cb = #fuel.candidate<"cuda.cublas.matmul_f32", source = "cublas", backend = cuda, device = cuda:0, revision = 0x5, precision = unaudited, cost = <flops = 1, bytes = 1, overhead_ns = 0>, time_ns = 50 static, host_bytes = 0, device_bytes = 0>
+#ac = #fuel.alternatives<decision = <op = matmul, dtype = f32, size_class = 0x0, device = cpu>, [#cb]>
+#ge = #fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", backend = cpu, device = cpu, caps = [strided_input], revision = 0x1, precision = unaudited, cost = <flops = 1, bytes = 1, overhead_ns = 0>, time_ns = 10 static, host_bytes = 0, device_bytes = 0>
+#ae = #fuel.alternatives<decision = <op = elementwise, dtype = f32, size_class = 0x0, device = cpu>, [#ge]>
+#id = affine_map<(i, j) -> (i, j)>
+
+// CHECK:       fuel.executable @cpu on cpu {
+// CHECK:         func.func @elementwise_0(%[[X:.+]]: memref<4x4xf32>, %[[O:.+]]: memref<4x4xf32>)
+// CHECK:           %[[E:.+]] = tensor.empty() : tensor<4x4xf32>
+// CHECK:           linalg.generic {{.*}} ins(%{{.+}}, %[[E]] : tensor<4x4xf32>, tensor<4x4xf32>)
+// CHECK:       fuel.executable @cuda_0 on cuda:0 {
+// CHECK:         func.func @host_extract_slice_0(
+// CHECK-SAME:      fuel.kernel_id = "cuda.generated.host_extract_slice"
+// CHECK-SAME:      fuel.schedule = "kernels/schedules/cuda/host.mlir"
+// CHECK:         fuel.library_kernel @cublas_matmul_1 "cuda.cublas.matmul_f32" shim "cublas" entry "fuel_shim_cublas_sgemm" grid [1, 1, 1] params [4, 4, 4, 4, 4, 4, 0, 0, 4] workspace 4194304 revision 5
+// CHECK:       func.func @gpu_slice(
+// CHECK:         %[[C:.+]] = fuel.copy %arg0 : tensor<8x4xf32> from cpu to cuda:0
+// CHECK:         %[[M:.+]] = fuel.dispatch @cuda_0::@host_extract_slice_0 (%[[C]]) : (tensor<8x4xf32>) -> tensor<4x4xf32>
+// CHECK:         fuel.dispatch @cuda_0::@cublas_matmul_1 (%[[M]], %[[M]]) {node = 0 : i64
+// CHECK:         fuel.dispatch @cpu::@elementwise_0 (%arg1) {node = 1 : i64
+func.func @gpu_slice(%x: tensor<8x4xf32>, %y: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  %c = fuel.copy %x : tensor<8x4xf32> from cpu to cuda:0
+  %s = tensor.extract_slice %c[0, 0] [4, 4] [2, 1] : tensor<8x4xf32> to tensor<4x4xf32>
+  %m = fuel.node 0 matmul (%s, %s) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32> on cuda:0 alternatives #ac {
+  ^bb0(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>):
+    %z = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<4x4xf32>
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+    %r = linalg.matmul ins(%a, %b : tensor<4x4xf32>, tensor<4x4xf32>) outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
+    fuel.yield %r : tensor<4x4xf32>
+  }
+  %u = tensor.empty() : tensor<4x4xf32>
+  %g = fuel.node 1 elementwise (%y, %u) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32> on cpu alternatives #ae {
+  ^bb0(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>):
+    %e = tensor.empty() : tensor<4x4xf32>
+    %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<4x4xf32>, tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+    ^bb0(%p: f32, %q: f32, %o: f32):
+      linalg.yield %p : f32
+    } -> tensor<4x4xf32>
+    fuel.yield %r : tensor<4x4xf32>
+  }
+  return %m, %g : tensor<4x4xf32>, tensor<4x4xf32>
+}
