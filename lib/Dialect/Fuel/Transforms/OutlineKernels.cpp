@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -364,12 +365,14 @@ FailureOr<Value> Outliner::materializeSlice(tensor::ExtractSliceOp slice,
 // Building kernels
 //===----------------------------------------------------------------------===//
 
-/// Makes the op that yields `result` write it into `out`, the output
-/// tensor (a kernel writes each output completely, in place):
-/// a `tensor.empty` destination becomes `out`, a `linalg.fill` of one (or a
-/// splat constant) fills `out`, any other destination is copied into `out`
-/// first. A payload that reads a `tensor.empty` destination is an error at
-/// `errorAt`.
+/// Makes the ops that yield `result` write it into `out`, the output tensor
+/// (a kernel writes each output completely, in place). The destination
+/// chain is followed from the op yielding `result` through destination-style
+/// ops used once (a fill, an insert_slice chain): where it ends, a
+/// `tensor.empty` becomes `out`, a splat constant becomes a fill of `out`,
+/// a `linalg.fill` used elsewhere too is re-made on `out`, and any other
+/// value is copied into `out` first. A payload that reads a `tensor.empty`
+/// destination is an error at `errorAt`.
 static LogicalResult writeInPlace(OpBuilder &b, Value result, Value out,
                                   unsigned index, Operation *errorAt) {
   auto opResult = dyn_cast<OpResult>(result);
@@ -379,46 +382,143 @@ static LogicalResult writeInPlace(OpBuilder &b, Value result, Value out,
   if (!dps || !dps.hasPureTensorSemantics())
     return success(); // computed into a temporary, then materialised
   OpOperand *init = dps.getTiedOpOperand(opResult);
-  Operation *def = init->get().getDefiningOp();
-  Location loc = opResult.getOwner()->getLoc();
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(opResult.getOwner());
-  if (isa_and_nonnull<tensor::EmptyOp>(def)) {
-    auto linalgOp = dyn_cast<linalg::LinalgOp>(opResult.getOwner());
-    if (linalgOp && linalgOp.payloadUsesValueFromOperand(init))
-      return errorAt->emitError()
-             << "result #" << index << " is computed by '"
-             << opResult.getOwner()->getName()
-             << "', whose payload reads its destination, a tensor.empty: "
-                "the output would start undefined";
-    init->set(out);
-    return success();
-  }
-  if (auto fill = dyn_cast_or_null<linalg::FillOp>(def)) {
-    if (isa_and_nonnull<tensor::EmptyOp>(
-            fill.getOutputs().front().getDefiningOp())) {
+  while (true) {
+    Operation *owner = init->getOwner();
+    Operation *def = init->get().getDefiningOp();
+    Location loc = owner->getLoc();
+    b.setInsertionPoint(owner);
+    if (init->get() == out)
+      return success();
+    if (isa_and_nonnull<tensor::EmptyOp>(def)) {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(owner);
+      if (linalgOp && linalgOp.payloadUsesValueFromOperand(init))
+        return errorAt->emitError()
+               << "result #" << index << " is computed by '" << owner->getName()
+               << "', whose payload reads its destination, a tensor.empty: "
+                  "the output would start undefined";
+      init->set(out);
+      return success();
+    }
+    auto next = dyn_cast_or_null<DestinationStyleOpInterface>(def);
+    if (next && next.hasPureTensorSemantics() && init->get().hasOneUse()) {
+      init = next.getTiedOpOperand(cast<OpResult>(init->get()));
+      continue;
+    }
+    if (auto fill = dyn_cast_or_null<linalg::FillOp>(def)) {
       auto filled =
           linalg::FillOp::create(b, loc, fill.getInputs(), ValueRange{out});
       init->set(filled.getResult(0));
       return success();
     }
-  }
-  if (auto constant = dyn_cast_or_null<arith::ConstantOp>(def)) {
-    auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-    if (dense && dense.isSplat()) {
-      Value scalar = arith::ConstantOp::create(
-          b, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
-      auto filled = linalg::FillOp::create(b, loc, scalar, ValueRange{out});
-      init->set(filled.getResult(0));
-      return success();
+    if (auto constant = dyn_cast_or_null<arith::ConstantOp>(def)) {
+      auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+      if (dense && dense.isSplat()) {
+        Value scalar = arith::ConstantOp::create(
+            b, loc, cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+        auto filled = linalg::FillOp::create(b, loc, scalar, ValueRange{out});
+        init->set(filled.getResult(0));
+        return success();
+      }
     }
-  }
-  if (init->get() == out)
+    auto copied = linalg::CopyOp::create(b, loc, ValueRange{init->get()},
+                                         ValueRange{out});
+    init->set(copied.getResult(0));
     return success();
-  auto copied =
-      linalg::CopyOp::create(b, loc, ValueRange{init->get()}, ValueRange{out});
-  init->set(copied.getResult(0));
-  return success();
+  }
+}
+
+/// Re-writes the host op `op` (already mapped through `map`) in destination
+/// style on a fresh `tensor.empty`, so that writeInPlace makes it write its
+/// output in place: `tensor.pad` with a uniform pad value as a fill and an
+/// insert_slice, `tensor.concat` as insert_slices, `tensor.generate` as a
+/// `linalg.generic` over the output's indices, `tensor.from_elements` as
+/// `tensor.insert`s. Returns null when `op` keeps its own form (a pad value
+/// that depends on the indices).
+static Value decomposeHostOp(OpBuilder &b, Operation *op, IRMapping &map) {
+  Location loc = op->getLoc();
+  auto emptyLike = [&](Type type) {
+    auto ranked = cast<RankedTensorType>(type);
+    return tensor::EmptyOp::create(b, loc, ranked.getShape(),
+                                   ranked.getElementType())
+        .getResult();
+  };
+  auto index = [&](int64_t i) { return OpFoldResult(b.getIndexAttr(i)); };
+  if (auto pad = dyn_cast<tensor::PadOp>(op)) {
+    Value value = pad.getConstantPaddingValue();
+    if (!value)
+      return {};
+    if (llvm::any_of(pad.getStaticLow(), ShapedType::isDynamic))
+      return {};
+    // A constant yielded from inside the region is re-made outside it.
+    if (value.getParentRegion() == &pad.getRegion())
+      value = b.clone(*value.getDefiningOp())->getResult(0);
+    Value fill =
+        linalg::FillOp::create(b, loc, map.lookupOrDefault(value),
+                               ValueRange{emptyLike(pad.getResultType())})
+            .getResult(0);
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    for (auto [low, size] :
+         llvm::zip_equal(pad.getStaticLow(), pad.getSourceType().getShape())) {
+      offsets.push_back(index(low));
+      sizes.push_back(index(size));
+      strides.push_back(index(1));
+    }
+    return tensor::InsertSliceOp::create(b, loc, map.lookup(pad.getSource()),
+                                         fill, offsets, sizes, strides);
+  }
+  if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
+    Value dest = emptyLike(concat.getResultType());
+    int64_t dim = concat.getDim(), offset = 0;
+    for (Value input : concat.getInputs()) {
+      auto type = cast<RankedTensorType>(input.getType());
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        offsets.push_back(index(d == dim ? offset : 0));
+        sizes.push_back(index(type.getDimSize(d)));
+        strides.push_back(index(1));
+      }
+      dest = tensor::InsertSliceOp::create(b, loc, map.lookup(input), dest,
+                                           offsets, sizes, strides);
+      offset += type.getDimSize(dim);
+    }
+    return dest;
+  }
+  if (auto generate = dyn_cast<tensor::GenerateOp>(op)) {
+    auto type = cast<RankedTensorType>(generate.getType());
+    AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{type}, ValueRange{}, ValueRange{emptyLike(type)},
+        ArrayRef<AffineMap>{identity}, iterators,
+        [&](OpBuilder &nb, Location nloc, ValueRange) {
+          Block &body = generate.getBody().front();
+          IRMapping inner = map;
+          for (auto [d, arg] : llvm::enumerate(body.getArguments()))
+            inner.map(arg, linalg::IndexOp::create(nb, nloc, d));
+          for (Operation &nested : body.without_terminator())
+            nb.clone(nested, inner);
+          Value yielded = inner.lookupOrDefault(
+              cast<tensor::YieldOp>(body.getTerminator()).getValue());
+          linalg::YieldOp::create(nb, nloc, yielded);
+        });
+    return generic.getResult(0);
+  }
+  if (auto elements = dyn_cast<tensor::FromElementsOp>(op)) {
+    auto type = cast<RankedTensorType>(elements.getType());
+    Value dest = emptyLike(type);
+    SmallVector<int64_t> strides = computeStrides(type.getShape());
+    for (auto [i, element] : llvm::enumerate(elements.getElements())) {
+      SmallVector<Value> indices;
+      for (int64_t pos : delinearize(static_cast<int64_t>(i), strides))
+        indices.push_back(arith::ConstantIndexOp::create(b, loc, pos));
+      dest =
+          tensor::InsertOp::create(b, loc, map.lookup(element), dest, indices);
+    }
+    return dest;
+  }
+  return {};
 }
 
 FailureOr<func::FuncOp> Outliner::buildKernelFunc(const KernelSpec &spec,
@@ -855,6 +955,8 @@ FailureOr<KernelSpec> Outliner::hostSpec(Operation *op, DeviceAttr device) {
                              << ", which is not a static ranked tensor";
   spec.resultTypes = llvm::to_vector(op->getResultTypes());
   spec.cloneBody = [op](OpBuilder &b, IRMapping &map) {
+    if (Value made = decomposeHostOp(b, op, map))
+      return SmallVector<Value>{made};
     return SmallVector<Value>(b.clone(*op, map)->getResults());
   };
   std::string backend = backendName(device);

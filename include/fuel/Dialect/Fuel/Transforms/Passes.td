@@ -514,9 +514,10 @@ def FuelOutlineKernelsPass : Pass<"fuel-outline-kernels", "mlir::ModuleOp"> {
       `bufferization.materialize_in_destination` of each result into its
       output, with `fuel.kernel_id`, `fuel.op_kind`, `fuel.revision` (the
       winner's) and `fuel.schedule` (the registry record's `lowering`).
-      Each output is computed in place: a `tensor.empty` destination is
-      replaced by the output, a `linalg.fill` of one fills the output, any
-      other destination is copied into the output first (`linalg.copy`);
+      Each output is computed in place: the destination chain (through
+      fills and insert_slices used once) ending in a `tensor.empty` ends in
+      the output instead, a splat constant becomes a fill of the output,
+      any other destination is copied into the output first (`linalg.copy`);
     - a library winner (`openblas`, `blis`, `cublas`) becomes a
       `fuel.library_kernel` naming the shim, its entry (the record's
       `lowering`), the shim's integer params computed from the node's
@@ -531,7 +532,10 @@ def FuelOutlineKernelsPass : Pass<"fuel-outline-kernels", "mlir::ModuleOp"> {
     `tensor.pad`, `tensor.concat`, `tensor.insert_slice`, `tensor.generate`,
     `tensor.from_elements`, a top-level `linalg.fill`, and a strided
     `tensor.extract_slice` read by a kernel without the `strided_input` cap
-    (or returned or copied). A strided slice read by a generated kernel
+    (or returned or copied). Host ops are rewritten in destination style on
+    the output (pad as fill + insert_slice, concat as insert_slices,
+    generate as a linalg.generic, from_elements as tensor.inserts), so
+    they write it in place. A strided slice read by a generated kernel
     with the cap is folded into it: the kernel binds the slice's source and
     slices inside. Views, `fuel.copy` ops and tensor `arith.constant`s stay
     in the function; scalar constants (and pure scalar ops of constants)
