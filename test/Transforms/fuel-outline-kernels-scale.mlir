@@ -3,10 +3,12 @@
 // RUN: fuel-opt %t.mlir --fuel-plan="topology=%topologies/cpu-only.json" --fuel-outline-kernels -o %t.2.mlir
 // RUN: diff %t.1.mlir %t.2.mlir
 // RUN: FileCheck %s < %t.1.mlir
+// RUN: fuel-opt %t.mlir --fuel-plan="topology=%topologies/cpu-only.json" --fuel-outline-kernels --mlir-print-debuginfo | FileCheck %s
 
 // Tests that a 100-node program of repeated transformer layers outlines to
 // few distinct kernels (every node dispatches one, repeated layers share
-// them), deterministically.
+// them), deterministically, and that printing flags (locations) do not
+// change which kernels are shared.
 
 // CHECK:          fuel.executable @cpu on cpu {
 // CHECK-COUNT-21: {{func.func @[a-z_]+_[0-9]+\(%arg0: memref|fuel.library_kernel @}}

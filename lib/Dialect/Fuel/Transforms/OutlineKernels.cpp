@@ -35,6 +35,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/xxhash.h"
 
+#include <limits>
 #include <map>
 #include <string>
 
@@ -612,18 +613,25 @@ FailureOr<std::string> Outliner::buildKernel(const KernelSpec &spec,
                                              Operation *errorAt) {
   Executable &exe = getExecutable(device);
   ModuleOp kernels = exe.op.getOrCreateKernelModule();
-  FailureOr<func::FuncOp> func =
-      buildKernelFunc(spec, kernels, UnknownLoc::get(ctx), errorAt);
+  // A shared kernel keeps the location of its first use.
+  FailureOr<func::FuncOp> func = buildKernelFunc(spec, kernels, loc, errorAt);
   if (failed(func))
     return failure();
-  (void)loc;
-  // The dedup key: the kernel as printed, without locations, under its
-  // temporary name. Equal payloads, types, winners and schedules print
-  // equal.
+  // The dedup key: the kernel as printed under its temporary name, without
+  // locations, with every region and attribute in full whatever the
+  // command line's printing flags say. Equal payloads, types, winners and
+  // schedules print equal.
   std::string key;
   {
     llvm::raw_string_ostream os(key);
-    func->print(os, OpPrintingFlags().useLocalScope().assumeVerified());
+    OpPrintingFlags flags;
+    flags.useLocalScope()
+        .assumeVerified()
+        .enableDebugInfo(false)
+        .skipRegions(false)
+        .elideLargeElementsAttrs(std::numeric_limits<int64_t>::max())
+        .printGenericOpForm(false);
+    func->print(os, flags);
   }
   auto [it, inserted] = exe.shared.try_emplace(std::move(key));
   if (!inserted) {
