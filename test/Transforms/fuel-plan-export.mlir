@@ -24,4 +24,5 @@
 // DOT: cuda:0
 
 // PIN: fuel.node 0 matmul {{.*}} pin cuda:0 on cuda:0
-// PIN: fuel.node 3 softmax {{.*}} pin cuda:0 on cuda:0
+// PIN: fuel.node 4 matmul {{.*}} pin cuda:0 on cuda:0
+// PIN: fuel.node 6 softmax {{.*}} pin cpu on cpu

@@ -129,7 +129,10 @@ LogicalResult FormNodesPass::checkShape(func::FuncOp func) {
       return op.emitError()
              << "'" << op.getName()
              << "' works on buffers; fuel plans linalg ops on tensors only";
-    if (op.getNumRegions() > 0 && !isa<NodeOp>(op) && !isKernelBearing(&op))
+    // tensor.pad and tensor.generate hold a scalar body, not control flow:
+    // they are host ops, compiled as CPU kernels by the lowering.
+    if (op.getNumRegions() > 0 && !isa<NodeOp>(op) && !isKernelBearing(&op) &&
+        !isa<tensor::PadOp, tensor::GenerateOp>(op))
       return op.emitError() << "'" << op.getName()
                             << "' has nested regions; fuel plans functions "
                                "without control flow only";
