@@ -35,6 +35,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/xxhash.h"
 
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <map>
