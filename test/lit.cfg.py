@@ -38,7 +38,7 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 # fuel-compile and fuel-run here.
 config.environment["FUEL_TOOLS_DIR"] = config.fuel_tools_dir
 
-# `fuel-lowering`: this build's fuel-opt registers the lowering, so programs
+# `fuel-lowering`: this build's fuel-opt registers every lowering pass, so programs
 # can be compiled to executables and run (test/Integration/cpu needs it).
 import subprocess
 
@@ -49,5 +49,14 @@ try:
     ).stdout
 except (OSError, subprocess.SubprocessError):
     _help = ""
-if "--fuel-outline-kernels" in _help:
+# Every stage must be there: the passes land one by one.
+_lowering = [
+    "--fuel-outline-kernels",
+    "--fuel-apply-schedules",
+    "--fuel-bufferize-kernels",
+    "--fuel-plan-buffers",
+    "--convert-fuel-to-llvm",
+    "--fuel-serialize-executable",
+]
+if all(flag in _help for flag in _lowering):
     config.available_features.add("fuel-lowering")

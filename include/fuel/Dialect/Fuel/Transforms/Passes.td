@@ -524,4 +524,101 @@ def FuelExportDotPass : Pass<"fuel-export-dot", "mlir::ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Lowering: outlining
+//===----------------------------------------------------------------------===//
+
+def FuelOutlineKernelsPass : Pass<"fuel-outline-kernels", "mlir::ModuleOp"> {
+  let summary = "Turns every placed node into a dispatch of an outlined kernel";
+  let description = [{
+    Objective: the first lowering stage (planned → outlined,
+    docs/LOWERING.md "Outlining"). Every function is read through its value
+    flow (collectFlow). Each placed node becomes a `fuel.dispatch` of a
+    kernel held in the `fuel.executable` of its device (one per device used,
+    named by the device: `@cpu`, `@cuda_0`, ...; placed in device order at
+    the start of the module):
+
+    - a generated winner becomes a kernel function of the executable's
+      `builtin.module`: memref arguments (the dispatch's operands, then its
+      results, identity layout), the node's body on tensors between
+      `bufferization.to_tensor ... restrict` (`writable` for outputs) and a
+      `bufferization.materialize_in_destination` of each result into its
+      output, with `fuel.kernel_id`, `fuel.op_kind`, `fuel.revision` (the
+      winner's) and `fuel.schedule` (the registry record's `lowering`).
+      Each output is computed in place: the destination chain (through
+      fills and insert_slices used once) ending in a `tensor.empty` ends in
+      the output instead, a splat constant becomes a fill of the output,
+      any other destination is copied into the output first (`linalg.copy`);
+    - a library winner (`openblas`, `blis`, `cublas`) becomes a
+      `fuel.library_kernel` naming the shim, its entry (the record's
+      `lowering`), the shim's integer params computed from the node's
+      contraction (M, N, K, leading dimensions, transposes; row blocks of
+      max(16, ceil(M/8) rounded up to 8) rows for `sgemm`, one batch entry
+      per workgroup for `sgemm_batched`), grid, workspace and revision.
+
+    Host ops are compiled as CPU kernels of `@cpu` (`fuel.op_kind = "host"`,
+    kernel id `cpu.generated.host_<op>`, schedule
+    `kernels/schedules/cpu/host.mlir`, revision xxh3_64 of
+    `<kernel id>\0<schedule>`, dispatched without a node id):
+    `tensor.pad`, `tensor.concat`, `tensor.insert_slice`, `tensor.generate`,
+    `tensor.from_elements`, a top-level `linalg.fill`, and a strided
+    `tensor.extract_slice` read by a kernel without the `strided_input` cap
+    (or returned or copied). Host ops are rewritten in destination style on
+    the output (pad as fill + insert_slice, concat as insert_slices,
+    generate as a linalg.generic, from_elements as tensor.inserts), so
+    they write it in place. A strided slice read by a generated kernel
+    with the cap is folded into it: the kernel binds the slice's source and
+    slices inside. Views, `fuel.copy` ops and tensor `arith.constant`s stay
+    in the function; scalar constants (and pure scalar ops of constants)
+    and top-level `tensor.empty`s a kernel reads are cloned into it.
+
+    Kernels are shared: two nodes whose kernel functions print the same
+    (same payload, types, winner and schedule; ids and locations do not
+    take part) dispatch one kernel, and library kernels with equal
+    attributes are one op. Kernel names are `<op kind>_<n>`,
+    `<source>_<op kind>_<n>` and `host_<op>_<n>`, numbered per executable
+    in first-use order, so the output is deterministic.
+
+    ```mlir
+    // before
+    %y = fuel.node 0 matmul (%x, %w) : (...) -> tensor<64x1024xf32> on cpu
+        alternatives #alts { ... }
+    // after
+    fuel.executable @cpu on cpu {
+      builtin.module {
+        func.func @matmul_0(%a: memref<64x784xf32>, %b: memref<784x1024xf32>,
+                            %c: memref<64x1024xf32>) attributes {...} {...}
+      }
+    }
+    %y = fuel.dispatch @cpu::@matmul_0 (%x, %w)
+        {node = 0 : i64, predicted_ns = 1000 : i64} : (...) -> tensor<64x1024xf32>
+    ```
+
+    Errors (each at the offending op): a node that is not placed, has no
+    alternatives or no candidate on its device; a winner whose kernel id is
+    not in the kernel registry of the context, or whose record has no
+    `lowering`; a library winner whose node is not a plain f32 contraction
+    the shim expresses (row-major operands, beta 0); a destination a
+    payload reads while it is a `tensor.empty`; a non-constant scalar a
+    kernel would read (no scalar bindings yet); `func.call` and any op that
+    is not a node, view, copy, constant, return or host op listed above
+    ("cannot be lowered"). Known limits: dynamic shapes are not outlined
+    (planning refuses them first); scalar function arguments cannot reach
+    kernels.
+  }];
+  let dependentDialects = [
+    "mlir::fuel::FuelDialect",
+    "mlir::arith::ArithDialect",
+    "mlir::bufferization::BufferizationDialect",
+    "mlir::func::FuncDialect",
+    "mlir::linalg::LinalgDialect",
+    "mlir::memref::MemRefDialect",
+    "mlir::tensor::TensorDialect"
+  ];
+  let statistics = [
+    Statistic<"numDispatches", "dispatches", "Number of dispatches created">,
+    Statistic<"numKernels", "kernels", "Number of distinct kernels created">
+  ];
+}
+
 #endif // FUEL_DIALECT_FUEL_TRANSFORMS_PASSES_TD
