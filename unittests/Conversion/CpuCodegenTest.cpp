@@ -26,6 +26,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -354,4 +355,42 @@ TEST_F(CpuCodegen, MatmulSpeedAgainstOpenBlas) {
   std::printf("OpenBLAS cblas_sgemm: %.1f GFLOP/s (generated/OpenBLAS %.2f)\n",
               openblas, generated / openblas);
   dlclose(blas);
+}
+
+TEST(CpuTarget, IsaClassesAndCpuinfoFeatures) {
+  using mlir::fuel::CpuTargetSpec;
+  using mlir::fuel::IsaClass;
+  const std::string triple = "x86_64-unknown-linux-gnu";
+  CpuTargetSpec skx{triple, "skylake-avx512", ""};
+  CpuTargetSpec zen{triple, "znver3", ""};
+  CpuTargetSpec base{triple, "x86-64", ""};
+  CpuTargetSpec baseAvx2{triple, "x86-64", "+avx2,+fma"};
+  EXPECT_EQ(mlir::fuel::isaClass(skx), IsaClass::Avx512);
+  EXPECT_EQ(mlir::fuel::isaClass(zen), IsaClass::Avx2);
+  EXPECT_EQ(mlir::fuel::isaClass(base), IsaClass::Generic);
+  EXPECT_EQ(mlir::fuel::isaClass(baseAvx2), IsaClass::Avx2);
+  EXPECT_EQ(mlir::fuel::isaClassName(IsaClass::Avx512), "avx512");
+
+  auto has = [](const std::vector<std::string> &v, const char *name) {
+    return std::find(v.begin(), v.end(), name) != v.end();
+  };
+  std::vector<std::string> skxFlags = mlir::fuel::cpuinfoFeatures(skx);
+  EXPECT_TRUE(has(skxFlags, "avx512f"));
+  EXPECT_TRUE(has(skxFlags, "avx512bw"));
+  EXPECT_TRUE(has(skxFlags, "avx2"));
+  EXPECT_TRUE(has(skxFlags, "fma"));
+  EXPECT_TRUE(has(skxFlags, "sse4_2"));
+  EXPECT_TRUE(std::is_sorted(skxFlags.begin(), skxFlags.end()));
+  std::vector<std::string> zenFlags = mlir::fuel::cpuinfoFeatures(zen);
+  EXPECT_TRUE(has(zenFlags, "avx2"));
+  EXPECT_FALSE(has(zenFlags, "avx512f"));
+  std::vector<std::string> baseFlags = mlir::fuel::cpuinfoFeatures(base);
+  EXPECT_TRUE(has(baseFlags, "sse2"));
+  EXPECT_FALSE(has(baseFlags, "avx"));
+  EXPECT_TRUE(has(mlir::fuel::cpuinfoFeatures(baseAvx2), "avx2"));
+
+  // The host is a valid target of its own class.
+  CpuTargetSpec host = mlir::fuel::hostCpuTarget();
+  EXPECT_FALSE(host.triple.empty());
+  EXPECT_FALSE(host.cpu.empty());
 }
