@@ -41,6 +41,14 @@ inline constexpr llvm::StringLiteral kSchedule = "fuel.schedule";
 inline constexpr llvm::StringLiteral kWorkgroups = "fuel.workgroups";
 /// Scratch per worker in bytes (i64), set by scheduling.
 inline constexpr llvm::StringLiteral kWorkspaceBytes = "fuel.workspace_bytes";
+/// On a cpu kernel module: the target it is compiled for, a dictionary
+/// {triple, cpu, features} of strings (set by fuel-apply-schedules).
+inline constexpr llvm::StringLiteral kCpuTarget = "fuel.cpu_target";
+/// On a kernel's ABI entry: the function holding the kernel's body.
+inline constexpr llvm::StringLiteral kKernelBody = "fuel.kernel_body";
+/// On an argument of a schedule's named sequence: the shape parameter the
+/// driver binds to it (docs/CPU-CODEGEN.md, "Schedule files").
+inline constexpr llvm::StringLiteral kScheduleParam = "fuel.param";
 } // namespace kernel_attr
 } // namespace mlir::fuel
 
