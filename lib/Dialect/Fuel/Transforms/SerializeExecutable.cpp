@@ -210,7 +210,8 @@ LogicalResult Serializer::kernelModules() {
         rt::LibraryKernel l;
         l.device = device->second;
         l.kernelId = lib.getKernelId().str();
-        l.shim = lib.getShim().str();
+        // The format names the shim by its file name, found beside libfuelrt.
+        l.shim = "libfuel-shim-" + lib.getShim().str() + ".so";
         l.entry = lib.getEntry().str();
         l.params.assign(lib.getParams().begin(), lib.getParams().end());
         l.workspaceBytes = lib.getWorkspace();
