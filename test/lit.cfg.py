@@ -32,3 +32,18 @@ tools = [
     ToolSubst("%python", config.python_executable, unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Passes fuel-opt registers, as lit features (`REQUIRES: pass-<name>`), so a
+# test of a pipeline that spans several lowering passes states what it needs.
+import subprocess
+
+try:
+    _help = subprocess.run(
+        [os.path.join(config.fuel_tools_dir, "fuel-opt"), "--help"],
+        capture_output=True, text=True, check=False).stdout
+except OSError:
+    _help = ""
+for _pass in ["fuel-outline-kernels", "fuel-plan-buffers",
+              "fuel-serialize-executable", "convert-fuel-to-llvm"]:
+    if "--" + _pass + " " in _help or "--" + _pass + "\n" in _help:
+        config.available_features.add("pass-" + _pass)
