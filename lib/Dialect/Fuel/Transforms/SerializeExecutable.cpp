@@ -341,7 +341,8 @@ LogicalResult Serializer::commands() {
           launch.getPredictedNs() ? uint64_t(*launch.getPredictedNs()) : 0;
       planText += std::to_string(report.nodeId) + " " + report.kernelId + " " +
                   report.source + " " + std::to_string(report.revision) + " " +
-                  std::to_string(d.grid[0]) + "\n";
+                  std::to_string(d.grid[0]) + "x" + std::to_string(d.grid[1]) +
+                  "x" + std::to_string(d.grid[2]) + "\n";
       std::vector<uint32_t> deps(launch.getAfter().begin(),
                                  launch.getAfter().end());
       writer.addDispatch(std::move(d), std::move(deps), std::move(report));
