@@ -182,6 +182,8 @@ LogicalResult Serializer::devices() {
 LogicalResult Serializer::kernelModules() {
   // The kernels the launches use, in first-launch order, per executable.
   llvm::MapVector<Operation *, SmallVector<Operation *>> used;
+  // Each generated kernel's workspace, as its (first) launch records it.
+  llvm::DenseMap<Operation *, uint64_t> workspace;
   for (LaunchOp launch : program.getBodyBlock().getOps<LaunchOp>()) {
     SymbolRefAttr ref = launch.getKernel();
     ExecutableOp exe;
@@ -194,8 +196,11 @@ LogicalResult Serializer::kernelModules() {
              << exe.getDevice().str()
              << ", and only cpu executables are serialized";
     auto &list = used[exe];
-    if (!llvm::is_contained(list, kernel))
+    if (!llvm::is_contained(list, kernel)) {
       list.push_back(kernel);
+      workspace[kernel] =
+          launch.getWorkspaceBytes() ? *launch.getWorkspaceBytes() : 0;
+    }
   }
   for (auto &[exeOp, list] : used) {
     auto exe = cast<ExecutableOp>(exeOp);
@@ -221,8 +226,7 @@ LogicalResult Serializer::kernelModules() {
       }
       rt::KernelEntry entry;
       entry.symbol = cast<SymbolOpInterface>(kernel).getName().str();
-      if (auto ws = kernel->getAttrOfType<IntegerAttr>("fuel.workspace_bytes"))
-        entry.workspaceBytes = ws.getInt();
+      entry.workspaceBytes = workspace.lookup(kernel);
       kernels[kernel] = {rt::KernelSource::Module, 0, uint32_t(entries.size())};
       entries.push_back(std::move(entry));
       generated.push_back(kernel);
