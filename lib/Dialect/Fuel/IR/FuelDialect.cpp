@@ -183,6 +183,25 @@ LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,
                               "not on an operation";
   if (isKernelAttribute(name))
     return verifyKernelAttribute(op, name, value);
+  if (name == kernel_attr::kCpuTarget) {
+    auto dict = dyn_cast<DictionaryAttr>(value);
+    if (!dict || !isa<ModuleOp>(op) ||
+        !llvm::all_of(dict, [](NamedAttribute entry) {
+          return isa<StringAttr>(entry.getValue());
+        }))
+      return op->emitError()
+             << "'" << name
+             << "' must be a dictionary of strings {triple, cpu, features} "
+                "on a builtin.module, got "
+             << value;
+    return success();
+  }
+  if (name == kernel_attr::kKernelBody) {
+    if (!isa<FlatSymbolRefAttr>(value) || !isa<FunctionOpInterface>(op))
+      return op->emitError()
+             << "'" << name << "' must be a symbol on a kernel entry function";
+    return success();
+  }
   return op->emitError() << "unknown fuel attribute '" << name << "'";
 }
 
@@ -191,6 +210,14 @@ static LogicalResult verifyValueAttribute(Operation *op, StringRef kind,
                                           unsigned index,
                                           NamedAttribute attribute) {
   StringRef name = attribute.getName().getValue();
+  // A schedule's shape parameter (docs/CPU-CODEGEN.md, "Schedule files").
+  if (name == kernel_attr::kScheduleParam && kind == StringRef("argument") &&
+      op->getName().getStringRef() == "transform.named_sequence") {
+    if (isa<StringAttr>(attribute.getValue()))
+      return success();
+    return op->emitError() << "'" << name << "' on argument #" << index
+                           << " must be a string such as \"chunk(1, 16)\"";
+  }
   if (name == FuelDialect::kResidencyAttrName) {
     if (isSingleDevice(attribute.getValue()))
       return success();

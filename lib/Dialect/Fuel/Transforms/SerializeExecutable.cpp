@@ -141,7 +141,6 @@ struct Serializer {
   FailureOr<rt::BindingRange> binding(Operation *at, Value v);
 };
 
-#ifdef FUEL_HAVE_CPU_OBJECT
 FailureOr<std::vector<uint8_t>>
 Serializer::compileCpuModule(ModuleOp kernelModule) {
   FailureOr<CpuTargetSpec> target = resolveCpuTarget(module);
@@ -161,14 +160,6 @@ Serializer::compileCpuModule(ModuleOp kernelModule) {
   }
   return image;
 }
-#else
-FailureOr<std::vector<uint8_t>>
-Serializer::compileCpuModule(ModuleOp kernelModule) {
-  return kernelModule.emitError("the cpu kernels are not yet compiled: this "
-                                "build links no CPU code generator "
-                                "(lib/Conversion/FuelToLLVM)");
-}
-#endif
 
 LogicalResult Serializer::devices() {
   for (ArenaOp arena : program.getBodyBlock().getOps<ArenaOp>())

@@ -45,6 +45,14 @@ inline constexpr llvm::StringLiteral kWorkspaceBytes = "fuel.workspace_bytes";
 /// result shares that operand's bytes when this read is the operand's last),
 /// or -1 (array<i64>, one entry per result); read by fuel-plan-buffers.
 inline constexpr llvm::StringLiteral kInPlace = "fuel.in_place";
+/// On a cpu kernel module: the target it is compiled for, a dictionary
+/// {triple, cpu, features} of strings (set by fuel-apply-schedules).
+inline constexpr llvm::StringLiteral kCpuTarget = "fuel.cpu_target";
+/// On a kernel's ABI entry: the function holding the kernel's body.
+inline constexpr llvm::StringLiteral kKernelBody = "fuel.kernel_body";
+/// On an argument of a schedule's named sequence: the shape parameter the
+/// driver binds to it (docs/CPU-CODEGEN.md, "Schedule files").
+inline constexpr llvm::StringLiteral kScheduleParam = "fuel.param";
 } // namespace kernel_attr
 } // namespace mlir::fuel
 
