@@ -8,6 +8,10 @@
 // RUN: /usr/bin/python3 %S/Inputs/npy.py write %t.c.npy 1024 4
 // RUN: fuel-run %t.fuelx --input=@%t.a.npy --input=@%t.b.npy --input=@%t.x.npy --input=@%t.c.npy --output=@%t.m.npy --output=@%t.y.npy --output=@%t.z.npy
 // RUN: /usr/bin/python3 %s.py %t
+// RUN: fuel-opt %s --fuel-apply-schedules="target-cpu=x86-64 target-triple=x86_64-unknown-linux-gnu" --fuel-bufferize-kernels --fuel-plan-buffers --convert-fuel-to-llvm --fuel-serialize-executable=output=%t.generic.fuelx -o /dev/null
+// RUN: fuel-run %t.generic.fuelx --dump | FileCheck %s --check-prefix=GENERIC
+// RUN: fuel-run %t.generic.fuelx --input=@%t.a.npy --input=@%t.b.npy --input=@%t.x.npy --input=@%t.c.npy --output=@%t.m.npy --output=@%t.y.npy --output=@%t.z.npy
+// RUN: /usr/bin/python3 %s.py %t
 
 // Tests generated kernels through the whole lowering after outlining, for
 // the compiling host: a prime-shaped matmul and a bias + relu chain are
@@ -16,7 +20,8 @@
 // compiled twice, its dump names each kernel, and the results of a run match
 // numpy (generated-kernels.mlir.py: rtol 1e-4 for the matmul, exact for the
 // relu chain, which adds each bias once). The relu result also feeds a
-// second relu through the arena.
+// second relu through the arena. Compiled for a generic x86-64 instead, the
+// executable records the target the schedules were applied for.
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #bc = affine_map<(d0, d1) -> (d1)>
@@ -70,6 +75,7 @@ func.func @f(%a: tensor<37x53xf32>, %b: tensor<53x29xf32>, %x: tensor<64x1024xf3
 }
 
 // CHECK: cpu_target "x86_64-{{.*}}" "{{.+}}"
+// GENERIC: cpu_target "x86_64-unknown-linux-gnu" "x86-64" +sse2{{$}}
 // CHECK: modules 1
 // CHECK-NEXT: [0] cpu elf {{[0-9]+}} bytes, 2 kernels
 // CHECK-NEXT: kernel [0] "matmul_0" workspace 0

@@ -143,7 +143,10 @@ struct Serializer {
 
 FailureOr<std::vector<uint8_t>>
 Serializer::compileCpuModule(ModuleOp kernelModule) {
-  FailureOr<CpuTargetSpec> target = resolveCpuTarget(module);
+  // The target the schedules were applied for (stamped on the kernel
+  // module), else the module's topology's, else the host's.
+  FailureOr<CpuTargetSpec> target = resolveCpuTarget(
+      kernelModule->hasAttr(cpuTargetAttrName()) ? kernelModule : module);
   if (failed(target))
     return failure();
   FailureOr<std::vector<uint8_t>> image =
