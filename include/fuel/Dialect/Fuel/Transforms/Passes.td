@@ -650,8 +650,9 @@ def FuelSerializeExecutablePass
     Objective: the executable file (docs/EXECUTABLE-FORMAT.md) of the
     module's one `fuel.program`, written with fuel::rt::ExecutableWriter:
     the devices and arenas, one ELF shared object per cpu executable
-    (its LLVM-dialect kernel module compiled in-process for the module's
-    cpu target), the kernel entries with their workspaces, the library
+    (its LLVM-dialect kernel module compiled in-process for the cpu target
+    its schedules were applied for, else the topology's, else the host's),
+    the kernel entries with their workspaces, the library
     kernels, the constant segments, buffers, inputs, outputs and commands
     with their reports, the cpu target (triple, CPU, the /proc/cpuinfo
     features the code needs), the topology hash, the plan hash (xxh3 over
