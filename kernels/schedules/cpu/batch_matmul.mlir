@@ -184,6 +184,10 @@ module attributes {transform.with_named_sequence} {
   // multi-reduction, broadcast and shape_cast rewrites do not converge).
   transform.named_sequence @batch_matmul_lower_vectors(%f: !transform.any_op {transform.readonly}) {
     transform.apply_patterns to %f {
+      transform.apply_patterns.vector.reduction_to_contract
+      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+    } : !transform.any_op
+    transform.apply_patterns to %f {
       transform.apply_patterns.vector.transfer_permutation_patterns
       transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = "innerreduction"
     } : !transform.any_op
@@ -213,6 +217,14 @@ module attributes {transform.with_named_sequence} {
     } : !transform.any_op
     %r2 = transform.foreach_match in %r1, %v @batch_matmul_is_named -> @batch_matmul_tile, @batch_matmul_is_rank1 -> @batch_matmul_tile_rank1, @batch_matmul_is_rank2 -> @batch_matmul_tile_rank2, @batch_matmul_is_rank3 -> @batch_matmul_tile_rank3, @batch_matmul_is_rank4 -> @batch_matmul_tile_rank4, @batch_matmul_is_rank5 -> @batch_matmul_tile_rank5, @batch_matmul_is_rank6 -> @batch_matmul_tile_rank6 : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
     transform.apply_patterns to %r2 {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    // Unit loops (the batch, k) are dropped: a tile is then an outer
+    // product, C[m, n] += A[m] * B[n], vectorized as broadcasts and FMAs.
+    %bm = transform.structured.match ops{["linalg.batch_matmul"]} in %r2 : (!transform.any_op) -> !transform.any_op
+    %bmg = transform.structured.generalize %bm : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %r2 {
+      transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices
       transform.apply_patterns.canonicalization
     } : !transform.any_op
     %ops = transform.structured.match interface{LinalgOp} in %r2 : (!transform.any_op) -> !transform.any_op

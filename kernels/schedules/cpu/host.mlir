@@ -146,6 +146,10 @@ module attributes {transform.with_named_sequence} {
   // multi-reduction, broadcast and shape_cast rewrites do not converge).
   transform.named_sequence @host_lower_vectors(%f: !transform.any_op {transform.readonly}) {
     transform.apply_patterns to %f {
+      transform.apply_patterns.vector.reduction_to_contract
+      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+    } : !transform.any_op
+    transform.apply_patterns to %f {
       transform.apply_patterns.vector.transfer_permutation_patterns
       transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = "innerreduction"
     } : !transform.any_op

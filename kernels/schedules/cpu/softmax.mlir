@@ -160,6 +160,10 @@ module attributes {transform.with_named_sequence} {
   // multi-reduction, broadcast and shape_cast rewrites do not converge).
   transform.named_sequence @softmax_lower_vectors(%f: !transform.any_op {transform.readonly}) {
     transform.apply_patterns to %f {
+      transform.apply_patterns.vector.reduction_to_contract
+      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+    } : !transform.any_op
+    transform.apply_patterns to %f {
       transform.apply_patterns.vector.transfer_permutation_patterns
       transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = "innerreduction"
     } : !transform.any_op
@@ -192,6 +196,7 @@ module attributes {transform.with_named_sequence} {
     transform.apply_patterns to %r2 {
       transform.apply_patterns.canonicalization
     } : !transform.any_op
+
     %ops = transform.structured.match interface{LinalgOp} in %r2 : (!transform.any_op) -> !transform.any_op
     transform.structured.vectorize %ops {vectorize_nd_extract} : !transform.any_op
     // Accumulators and other loop-invariant tiles become loop-carried vectors.
