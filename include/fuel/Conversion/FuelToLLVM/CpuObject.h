@@ -10,6 +10,7 @@
 #ifndef FUEL_CONVERSION_FUELTOLLVM_CPUOBJECT_H
 #define FUEL_CONVERSION_FUELTOLLVM_CPUOBJECT_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
@@ -32,10 +33,19 @@ struct CpuTargetSpec {
 /// The compiling host's CPU.
 CpuTargetSpec hostCpuTarget();
 
-/// The cpu target of `module`'s stamped topology, else the compiling host's;
-/// an error at the module when the topology names a CPU or feature LLVM does
-/// not know.
+/// The cpu target stamped on `module` (cpuTargetAttrName, set on kernel
+/// modules by fuel-apply-schedules), else that of `module`'s topology, else
+/// the compiling host's; an error at the module when it names a CPU or
+/// feature LLVM does not know.
 FailureOr<CpuTargetSpec> resolveCpuTarget(ModuleOp module);
+
+/// The attribute name of a module's stamped cpu target ("fuel.cpu_target"): a
+/// dictionary {triple, cpu, features} of strings. fuel-apply-schedules stamps
+/// it on each cpu kernel module; resolveCpuTarget reads it first.
+StringRef cpuTargetAttrName();
+
+/// `target` as the dictionary attribute resolveCpuTarget reads.
+DictionaryAttr cpuTargetAttr(MLIRContext *ctx, const CpuTargetSpec &target);
 
 /// The register-file class a schedule is chosen by.
 enum class IsaClass { Generic, Avx2, Avx512 };
@@ -47,6 +57,9 @@ IsaClass isaClass(const CpuTargetSpec &target);
 /// The name of the schedule's named sequence for `isa`: "generic", "avx2" or
 /// "avx512".
 StringRef isaClassName(IsaClass isa);
+
+/// The f32 lanes of one vector register of `isa`: 4, 8 or 16.
+unsigned vectorWidthF32(IsaClass isa);
 
 /// The CPU features, spelled as /proc/cpuinfo spells them ("avx2", "fma"),
 /// that code compiled for `target` needs on the host; the executable records

@@ -68,6 +68,50 @@ static LogicalResult verifyDeviceAnnotation(Operation *op, StringRef name,
                          << attr;
 }
 
+static bool isKernelAttribute(StringRef name) {
+  using namespace kernel_attr;
+  return name == kKernelId || name == kOpKind || name == kRevision ||
+         name == kSchedule || name == kWorkgroups || name == kWorkspaceBytes;
+}
+
+/// The attributes of a generated kernel function (FuelOps.h, kernel_attr).
+static LogicalResult verifyKernelAttribute(Operation *op, StringRef name,
+                                           Attribute value) {
+  using namespace kernel_attr;
+  if (!isa<FunctionOpInterface>(op))
+    return op->emitError() << "'" << name << "' belongs on a kernel function";
+  if (name == kKernelId || name == kOpKind || name == kSchedule) {
+    auto text = dyn_cast<StringAttr>(value);
+    if (!text || text.getValue().empty())
+      return op->emitError()
+             << "'" << name << "' must be a non-empty string, got " << value;
+    return success();
+  }
+  if (name == kRevision) {
+    if (!isa<IntegerAttr>(value))
+      return op->emitError()
+             << "'" << name << "' must be an integer, got " << value;
+    return success();
+  }
+  if (name == kWorkspaceBytes) {
+    auto bytes = dyn_cast<IntegerAttr>(value);
+    if (!bytes || bytes.getValue().isNegative())
+      return op->emitError()
+             << "'" << name << "' must be a non-negative integer, got "
+             << value;
+    return success();
+  }
+  auto grid = dyn_cast<DenseI64ArrayAttr>(value);
+  if (!grid || grid.size() != 3 ||
+      llvm::any_of(grid.asArrayRef(),
+                   [](int64_t n) { return n < 1 || n >= (int64_t(1) << 32); }))
+    return op->emitError() << "'" << name
+                           << "' must be array<i64: x, y, z> with each in "
+                              "[1, 2^32), got "
+                           << value;
+  return success();
+}
+
 LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attribute) {
   StringRef name = attribute.getName().getValue();
@@ -126,6 +170,27 @@ LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,
     return op->emitError() << "'" << name
                            << "' belongs on function arguments and results, "
                               "not on an operation";
+  if (isKernelAttribute(name))
+    return verifyKernelAttribute(op, name, value);
+  if (name == kernel_attr::kCpuTarget) {
+    auto dict = dyn_cast<DictionaryAttr>(value);
+    if (!dict || !isa<ModuleOp>(op) ||
+        !llvm::all_of(dict, [](NamedAttribute entry) {
+          return isa<StringAttr>(entry.getValue());
+        }))
+      return op->emitError()
+             << "'" << name
+             << "' must be a dictionary of strings {triple, cpu, features} "
+                "on a builtin.module, got "
+             << value;
+    return success();
+  }
+  if (name == kernel_attr::kKernelBody) {
+    if (!isa<FlatSymbolRefAttr>(value) || !isa<FunctionOpInterface>(op))
+      return op->emitError()
+             << "'" << name << "' must be a symbol on a kernel entry function";
+    return success();
+  }
   return op->emitError() << "unknown fuel attribute '" << name << "'";
 }
 
@@ -134,6 +199,14 @@ static LogicalResult verifyValueAttribute(Operation *op, StringRef kind,
                                           unsigned index,
                                           NamedAttribute attribute) {
   StringRef name = attribute.getName().getValue();
+  // A schedule's shape parameter (docs/CPU-CODEGEN.md, "Schedule files").
+  if (name == kernel_attr::kScheduleParam && kind == StringRef("argument") &&
+      op->getName().getStringRef() == "transform.named_sequence") {
+    if (isa<StringAttr>(attribute.getValue()))
+      return success();
+    return op->emitError() << "'" << name << "' on argument #" << index
+                           << " must be a string such as \"chunk(1, 16)\"";
+  }
   if (name == FuelDialect::kResidencyAttrName) {
     if (isSingleDevice(attribute.getValue()))
       return success();

@@ -127,4 +127,6 @@ def Fuel_CopyOp : Fuel_Op<"copy", [Pure,
   let hasVerifier = 1;
 }
 
+include "fuel/Dialect/Fuel/IR/FuelExecutableOps.td"
+
 #endif // FUEL_DIALECT_FUEL_IR_FUELOPS_TD

@@ -493,4 +493,86 @@ def FuelExportDotPass : Pass<"fuel-export-dot", "mlir::ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// CPU code generation (docs/CPU-CODEGEN.md)
+//===----------------------------------------------------------------------===//
+
+def FuelApplySchedulesPass
+    : Pass<"fuel-apply-schedules", "mlir::ModuleOp"> {
+  let summary = "Runs each generated cpu kernel's transform schedule";
+  let description = [{
+    Objective: turn each generated kernel of each cpu `fuel.executable`
+    from the node's linalg body into tiled, vectorised code on tensors,
+    following the winner's schedule. For every kernel function with a
+    `fuel.schedule` (a path such as `kernels/schedules/cpu/matmul.mlir`;
+    the schedule files are compiled into fuel, so the bytes applied are the
+    bytes of the source tree, from any working directory), the pass parses
+    the file, picks the named sequence of the target's ISA class (`@avx512`
+    with avx512f, `@avx2` with avx2 and fma, `@generic` otherwise), binds
+    the kernel function as its first argument and the shape parameters its
+    other arguments ask for (`fuel.param`, docs/CPU-CODEGEN.md "Schedule
+    files"), applies it with the transform interpreter, then canonicalizes
+    and CSEs the kernel. It records the grid, from the outermost
+    `scf.forall` (the workgroup split; none gives [1, 1, 1]), as
+    `fuel.workgroups = array<i64: X, Y, Z>` and the workspace as
+    `fuel.workspace_bytes` (0: scratch lives on the stack).
+
+    The target is the module's topology's cpu target, else the compiling
+    host; `target-cpu`/`target-features`/`target-triple` override it (cross
+    compilation, tests). The target used is stamped on each kernel module as
+    `fuel.cpu_target = {cpu, features, triple}`, which the later stages
+    read.
+
+    Errors, at the kernel function and naming it: a schedule that is not
+    built in (or not readable under `schedules-dir`), that does not parse,
+    that lacks the ISA class's sequence or whose arguments are not the
+    kernel handle and `fuel.param` parameters; a parameter the root op
+    cannot give; a failed transform; several outermost `scf.forall` loops or
+    one that is not normalized, static and at most 3-D. An unknown target
+    CPU or feature is an error at the kernel module.
+
+    Known limits: one kernel at a time (payload root = the function), so
+    schedules never see two kernels; the workspace is always 0.
+  }];
+  let options = [
+    Option<"schedulesDir", "schedules-dir", "std::string", "\"\"",
+           "Read schedules from this source-tree root instead of the built-in "
+           "copies (for editing schedules without rebuilding)">,
+    Option<"targetCpu", "target-cpu", "std::string", "\"\"",
+           "LLVM CPU name to compile for instead of the topology's or the "
+           "host's (e.g. skylake-avx512)">,
+    Option<"targetFeatures", "target-features", "std::string", "\"\"",
+           "LLVM features with target-cpu (e.g. +avx2,+fma)">,
+    Option<"targetTriple", "target-triple", "std::string", "\"\"",
+           "Target triple with target-cpu (default: the host's)">,
+  ];
+}
+
+def FuelBufferizeKernelsPass
+    : Pass<"fuel-bufferize-kernels", "mlir::ModuleOp"> {
+  let summary = "Bufferizes each cpu kernel module, scratch on the stack";
+  let description = [{
+    Objective: turn the scheduled kernels of each cpu executable from
+    tensors into memrefs that write their outputs in place and never call
+    malloc. On each kernel module it runs: polynomial approximation of
+    `math` functions (exp, tanh, erf, rsqrt, ...: no libm calls), empty
+    tensor elimination (outputs computed into the output bindings), one-shot
+    bufferization, canonicalize and CSE, then per function buffer hoisting,
+    buffer loop hoisting and promotion of buffers of at most
+    `max-stack-bytes` to the stack (`memref.alloca`), then the buffer
+    deallocation pipeline.
+
+    Errors, at the kernel and naming it: a heap `memref.alloc` left (a
+    scratch buffer above `max-stack-bytes` or of dynamic size); a failed
+    bufferization.
+
+    Known limits: no scratch goes into the ABI's workspace yet.
+  }];
+  let options = [
+    Option<"maxStackBytes", "max-stack-bytes", "unsigned", "131072",
+           "Largest scratch buffer promoted to the stack (the kernel ABI "
+           "allows 256 KiB of stack per kernel)">,
+  ];
+}
+
 #endif // FUEL_DIALECT_FUEL_TRANSFORMS_PASSES_TD

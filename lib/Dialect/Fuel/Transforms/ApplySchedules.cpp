@@ -1,0 +1,369 @@
+//===- ApplySchedules.cpp - Run each generated kernel's schedule ----------===//
+//
+// fuel-apply-schedules: for every generated kernel of every cpu executable,
+// the transform-dialect schedule its `fuel.schedule` names (a file of
+// kernels/schedules/cpu/, built into fuel), through the named sequence of the
+// target's ISA class, with the shape parameters the sequence asks for
+// (docs/CPU-CODEGEN.md, "Schedule files"); then canonicalize and CSE, and
+// record the kernel's workgroup grid and workspace.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Dialect/Fuel/Transforms/Passes.h"
+
+#include "fuel/Conversion/FuelToLLVM/CpuObject.h"
+#include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <map>
+
+namespace mlir::fuel {
+#define GEN_PASS_DEF_FUELAPPLYSCHEDULESPASS
+#include "fuel/Dialect/Fuel/Transforms/Passes.h.inc"
+} // namespace mlir::fuel
+
+#define DEBUG_TYPE "fuel-apply-schedules"
+
+using namespace mlir;
+using namespace mlir::fuel;
+
+namespace {
+
+/// The op whose result the kernel writes to its (first) output: the
+/// producer of the first `bufferization.materialize_in_destination`'s
+/// source, looking through tensor view ops.
+linalg::LinalgOp findRootOp(func::FuncOp kernel) {
+  bufferization::MaterializeInDestinationOp store;
+  kernel.walk([&](bufferization::MaterializeInDestinationOp op) {
+    if (!store)
+      store = op;
+  });
+  if (!store)
+    return {};
+  Value value = store.getSource();
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(def))
+      return linalgOp;
+    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::CastOp,
+            tensor::ReshapeOp>(def)) {
+      value = def->getOperand(0);
+      continue;
+    }
+    return {};
+  }
+  return {};
+}
+
+int64_t largestDivisorAtMost(int64_t n, int64_t max) {
+  for (int64_t d = std::min(n, max); d > 1; --d)
+    if (n % d == 0)
+      return d;
+  return 1;
+}
+
+int64_t smallestDivisorAtLeast(int64_t n, int64_t min) {
+  for (int64_t d = std::max<int64_t>(min, 1); d < n; ++d)
+    if (n % d == 0)
+      return d;
+  return n;
+}
+
+/// Parses "name(a, b, ...)" into the name and its integer arguments.
+LogicalResult parseParamSpec(StringRef spec, StringRef &name,
+                             SmallVectorImpl<int64_t> &args) {
+  spec = spec.trim();
+  size_t open = spec.find('(');
+  if (open == StringRef::npos || !spec.ends_with(")"))
+    return failure();
+  name = spec.take_front(open).trim();
+  StringRef inside = spec.drop_front(open + 1).drop_back().trim();
+  if (inside.empty())
+    return success();
+  SmallVector<StringRef> parts;
+  inside.split(parts, ',');
+  for (StringRef part : parts) {
+    int64_t value;
+    if (part.trim().getAsInteger(10, value))
+      return failure();
+    args.push_back(value);
+  }
+  return success();
+}
+
+/// The values of the parameter `spec` for a root op with loop extents
+/// `extents` (docs/CPU-CODEGEN.md, "Parameters"), or an error message.
+FailureOr<SmallVector<int64_t>>
+computeParam(StringRef spec, ArrayRef<int64_t> extents, std::string &error) {
+  StringRef name;
+  SmallVector<int64_t> args;
+  if (failed(parseParamSpec(spec, name, args))) {
+    error = "malformed parameter '" + spec.str() + "'";
+    return failure();
+  }
+  int64_t rank = extents.size();
+  auto dim = [&](int64_t d) -> FailureOr<int64_t> {
+    int64_t index = d < 0 ? rank + d : d;
+    if (index < 0 || index >= rank) {
+      error = "parameter '" + spec.str() + "' names loop dimension " +
+              std::to_string(d) + " of a root op with " + std::to_string(rank);
+      return failure();
+    }
+    return index;
+  };
+  auto expect = [&](size_t n) {
+    if (args.size() == n)
+      return true;
+    error = "parameter '" + spec.str() + "' takes " + std::to_string(n) +
+            " integers";
+    return false;
+  };
+  auto positive = [&](int64_t v) {
+    if (v > 0)
+      return true;
+    error = "parameter '" + spec.str() + "' needs a positive bound";
+    return false;
+  };
+  if (name == "extent") {
+    if (!expect(1))
+      return failure();
+    FailureOr<int64_t> d = dim(args[0]);
+    if (failed(d))
+      return failure();
+    return SmallVector<int64_t>{extents[*d]};
+  }
+  if (name == "divisor" || name == "chunk") {
+    if (!expect(2) || !positive(args[1]))
+      return failure();
+    FailureOr<int64_t> d = dim(args[0]);
+    if (failed(d))
+      return failure();
+    int64_t n = extents[*d];
+    if (name == "divisor")
+      return SmallVector<int64_t>{largestDivisorAtMost(n, args[1])};
+    return SmallVector<int64_t>{
+        smallestDivisorAtLeast(n, (n + args[1] - 1) / args[1])};
+  }
+  if (name == "split") {
+    if (!expect(1) || !positive(args[0]))
+      return failure();
+    SmallVector<int64_t> tiles(rank, 0);
+    if (rank >= 2)
+      tiles[0] = smallestDivisorAtLeast(extents[0],
+                                        (extents[0] + args[0] - 1) / args[0]);
+    return tiles;
+  }
+  if (name == "rows") {
+    if (!expect(1) || !positive(args[0]))
+      return failure();
+    SmallVector<int64_t> tiles(rank, 1);
+    if (rank == 0)
+      return tiles;
+    int64_t n = extents.back();
+    int64_t d = largestDivisorAtMost(n, args[0]);
+    tiles.back() = d * 4 >= std::min(n, args[0]) ? d : n;
+    return tiles;
+  }
+  error = "unknown parameter kind '" + name.str() +
+          "' (extent, divisor, chunk, split, rows)";
+  return failure();
+}
+
+struct ApplySchedulesPass
+    : public mlir::fuel::impl::FuelApplySchedulesPassBase<ApplySchedulesPass> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registry.insert<affine::AffineDialect, arith::ArithDialect,
+                    bufferization::BufferizationDialect, linalg::LinalgDialect,
+                    math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+                    tensor::TensorDialect, transform::TransformDialect,
+                    vector::VectorDialect>();
+    // The transform ops the schedules use (linalg, scf, vector, tensor,
+    // loop, ...) and the interface models they rely on (tiling,
+    // bufferization, value bounds) are dialect extensions.
+    registerAllExtensions(registry);
+  }
+
+  /// The schedule `path`, parsed (once per pass run).
+  FailureOr<ModuleOp> loadSchedule(func::FuncOp kernel, StringRef path) {
+    auto it = schedules->find(path.str());
+    if (it != schedules->end())
+      return it->second.get();
+    std::string text;
+    std::string bufferName = path.str();
+    if (!schedulesDir.empty()) {
+      SmallString<256> full(schedulesDir);
+      llvm::sys::path::append(full, path);
+      auto buffer = llvm::MemoryBuffer::getFile(full);
+      if (!buffer)
+        return kernel.emitError()
+               << "kernel " << describeKernel(kernel) << ": cannot read "
+               << "schedule '" << full << "': " << buffer.getError().message();
+      text = (*buffer)->getBuffer().str();
+      bufferName = full.str().str();
+    } else if (std::optional<StringRef> embedded = getEmbeddedSchedule(path)) {
+      text = embedded->str();
+    } else {
+      return kernel.emitError()
+             << "kernel " << describeKernel(kernel) << ": no schedule '" << path
+             << "' is built into fuel";
+    }
+    ParserConfig config(&getContext());
+    OwningOpRef<ModuleOp> parsed =
+        parseSourceString<ModuleOp>(text, config, bufferName);
+    if (!parsed)
+      return kernel.emitError() << "kernel " << describeKernel(kernel)
+                                << ": schedule '" << path << "' does not parse";
+    ModuleOp result = parsed.get();
+    schedules->emplace(path.str(), std::move(parsed));
+    return result;
+  }
+
+  LogicalResult applyOne(func::FuncOp kernel, IsaClass isaCls) {
+    auto pathAttr = kernel->getAttrOfType<StringAttr>(kScheduleAttr);
+    FailureOr<ModuleOp> schedule = loadSchedule(kernel, pathAttr.getValue());
+    if (failed(schedule))
+      return failure();
+    StringRef sequenceName = isaClassName(isaCls);
+    auto sequence = dyn_cast_or_null<transform::NamedSequenceOp>(
+        SymbolTable::lookupSymbolIn(*schedule, sequenceName));
+    if (!sequence)
+      return kernel.emitError() << "kernel " << describeKernel(kernel)
+                                << ": schedule '" << pathAttr.getValue()
+                                << "' has no named sequence @" << sequenceName;
+
+    // Bindings: the kernel, then one row per parameter argument.
+    ArrayRef<BlockArgument> args = sequence.getBody().getArguments();
+    if (args.empty() ||
+        !isa<transform::TransformHandleTypeInterface>(args.front().getType()))
+      return kernel.emitError()
+             << "kernel " << describeKernel(kernel) << ": @" << sequenceName
+             << " of '" << pathAttr.getValue()
+             << "' must take the kernel handle first";
+    RaggedArray<transform::MappedValue> bindings;
+    bindings.push_back(ArrayRef<transform::MappedValue>{kernel.getOperation()});
+    linalg::LinalgOp root = findRootOp(kernel);
+    SmallVector<int64_t> extents;
+    if (root)
+      extents = root.getStaticLoopRanges();
+    Builder b(&getContext());
+    for (unsigned i = 1; i < args.size(); ++i) {
+      auto spec =
+          sequence.getArgAttrOfType<StringAttr>(i, kernel_attr::kScheduleParam);
+      if (!spec ||
+          !isa<transform::TransformParamTypeInterface>(args[i].getType()))
+        return kernel.emitError()
+               << "kernel " << describeKernel(kernel) << ": argument #" << i
+               << " of @" << sequenceName << " in '" << pathAttr.getValue()
+               << "' must be a !transform.param with a 'fuel.param' string";
+      if (!root || ShapedType::isDynamicShape(extents))
+        return kernel.emitError()
+               << "kernel " << describeKernel(kernel) << ": parameter '"
+               << spec.getValue()
+               << "' needs a root linalg op with static loop ranges";
+      std::string error;
+      FailureOr<SmallVector<int64_t>> values =
+          computeParam(spec.getValue(), extents, error);
+      if (failed(values))
+        return kernel.emitError()
+               << "kernel " << describeKernel(kernel) << ": " << error;
+      SmallVector<transform::MappedValue> row;
+      for (int64_t v : *values)
+        row.push_back(b.getI64IntegerAttr(v));
+      bindings.push_back(ArrayRef<transform::MappedValue>(row));
+    }
+
+    transform::TransformOptions options;
+    if (failed(transform::applyTransformNamedSequence(
+            std::move(bindings),
+            cast<transform::TransformOpInterface>(sequence.getOperation()),
+            *schedule, options)))
+      return kernel.emitError()
+             << "kernel " << describeKernel(kernel) << ": schedule '"
+             << pathAttr.getValue() << "' (@" << sequenceName << ") failed";
+
+    OpPassManager cleanup(func::FuncOp::getOperationName());
+    cleanup.addPass(createCanonicalizerPass());
+    cleanup.addPass(createCSEPass());
+    if (failed(runPipeline(cleanup, kernel)))
+      return failure();
+
+    FailureOr<scf::ForallOp> forall = getWorkgroupLoop(kernel);
+    if (failed(forall))
+      return failure();
+    SmallVector<int64_t> grid{1, 1, 1};
+    if (*forall)
+      for (auto [i, ub] : llvm::enumerate(forall->getMixedUpperBound()))
+        grid[i] = *getConstantIntValue(ub);
+    kernel->setAttr(kWorkgroupsAttr, b.getDenseI64ArrayAttr(grid));
+    // Scratch lives on the stack (fuel-bufferize-kernels); no kernel needs
+    // the ABI's workspace yet.
+    kernel->setAttr(kWorkspaceBytesAttr, b.getI64IntegerAttr(0));
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp root = getOperation();
+    std::map<std::string, OwningOpRef<ModuleOp>> parsed;
+    schedules = &parsed;
+    for (ModuleOp kernels : getCpuKernelModules(root)) {
+      FailureOr<CpuTargetSpec> target = failure();
+      if (!targetCpu.empty()) {
+        // An explicit target is validated like a stamped one.
+        kernels->setAttr(
+            cpuTargetAttrName(),
+            cpuTargetAttr(
+                &getContext(),
+                {targetTriple.empty() ? hostCpuTarget().triple : targetTriple,
+                 targetCpu, targetFeatures}));
+        target = resolveCpuTarget(kernels);
+      } else if (kernels->hasAttr(cpuTargetAttrName())) {
+        target = resolveCpuTarget(kernels);
+      } else {
+        target = resolveCpuTarget(root);
+      }
+      if (failed(target))
+        return signalPassFailure();
+      kernels->setAttr(cpuTargetAttrName(),
+                       cpuTargetAttr(&getContext(), *target));
+      IsaClass isaCls = isaClass(*target);
+      for (func::FuncOp kernel : getKernelFuncs(kernels)) {
+        if (!kernel->hasAttr(kScheduleAttr))
+          continue;
+        if (!kernel->getAttrOfType<StringAttr>(kScheduleAttr)) {
+          kernel.emitError() << "kernel " << describeKernel(kernel)
+                             << ": 'fuel.schedule' must be a string";
+          return signalPassFailure();
+        }
+        if (failed(applyOne(kernel, isaCls)))
+          return signalPassFailure();
+      }
+    }
+  }
+
+  /// The schedules parsed in this run, by path.
+  std::map<std::string, OwningOpRef<ModuleOp>> *schedules = nullptr;
+};
+} // namespace

@@ -1,0 +1,103 @@
+//===- BufferizeKernels.cpp - Bufferize the cpu kernel modules ------------===//
+//
+// fuel-bufferize-kernels: each scheduled cpu kernel module from tensors to
+// memrefs (docs/CPU-CODEGEN.md, stage `bufferized`): math functions by
+// polynomial approximation, outputs written in place, scratch on the stack,
+// and no heap allocation left.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Dialect/Fuel/Transforms/Passes.h"
+
+#include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace mlir::fuel {
+#define GEN_PASS_DEF_FUELBUFFERIZEKERNELSPASS
+#include "fuel/Dialect/Fuel/Transforms/Passes.h.inc"
+} // namespace mlir::fuel
+
+#define DEBUG_TYPE "fuel-bufferize-kernels"
+
+using namespace mlir;
+using namespace mlir::fuel;
+
+namespace {
+struct BufferizeKernelsPass
+    : public mlir::fuel::impl::FuelBufferizeKernelsPassBase<
+          BufferizeKernelsPass> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registry.insert<bufferization::BufferizationDialect, math::MathDialect,
+                    memref::MemRefDialect, vector::VectorDialect,
+                    x86vector::X86VectorDialect>();
+    // BufferizableOpInterface models of tensor, linalg, scf, vector, ...
+    registerAllExtensions(registry);
+  }
+
+  LogicalResult bufferize(ModuleOp kernels) {
+    // math.exp/tanh/erf/... as polynomials, so no kernel calls libm and
+    // vector math stays vector code.
+    RewritePatternSet patterns(&getContext());
+    populateMathPolynomialApproximationPatterns(patterns);
+    if (failed(applyPatternsGreedily(kernels, std::move(patterns))))
+      return kernels.emitError("polynomial approximation did not converge");
+
+    OpPassManager pm(ModuleOp::getOperationName());
+    // Computes each output into its binding: a tensor.empty the result is
+    // materialized into becomes the binding itself, not a full-size copy.
+    pm.addPass(bufferization::createEmptyTensorEliminationPass());
+    bufferization::OneShotBufferizePassOptions oneShot;
+    pm.addPass(bufferization::createOneShotBufferizePass(oneShot));
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+    OpPassManager &fpm = pm.nest<func::FuncOp>();
+    fpm.addPass(bufferization::createBufferHoistingPass());
+    fpm.addPass(bufferization::createBufferLoopHoistingPass());
+    bufferization::PromoteBuffersToStackPassOptions stack;
+    stack.maxAllocSizeInBytes = maxStackBytes;
+    fpm.addPass(bufferization::createPromoteBuffersToStackPass(stack));
+    bufferization::BufferDeallocationPipelineOptions dealloc;
+    bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+    pm.addPass(createCanonicalizerPass());
+    if (failed(runPipeline(pm, kernels)))
+      return kernels.emitError("bufferization of the cpu kernels failed");
+
+    // Kernels never call malloc: any heap allocation left is an error.
+    for (func::FuncOp kernel : getKernelFuncs(kernels)) {
+      WalkResult walk = kernel.walk([&](memref::AllocOp alloc) {
+        InFlightDiagnostic diag =
+            kernel.emitError()
+            << "kernel " << describeKernel(kernel) << " needs a heap buffer "
+            << alloc.getType() << " (scratch above " << maxStackBytes
+            << " bytes or of dynamic size); kernels never call malloc";
+        diag.attachNote(alloc.getLoc()) << "allocated here";
+        return WalkResult::interrupt();
+      });
+      if (walk.wasInterrupted())
+        return failure();
+    }
+    return success();
+  }
+
+  void runOnOperation() override {
+    for (ModuleOp kernels : getCpuKernelModules(getOperation()))
+      if (failed(bufferize(kernels)))
+        return signalPassFailure();
+  }
+};
+} // namespace
