@@ -56,6 +56,7 @@ module attributes {transform.with_named_sequence} {
     transform.apply_patterns to %f {
       transform.apply_patterns.vector.reduction_to_contract
       transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+      transform.apply_patterns.canonicalization
     } : !transform.any_op
     transform.apply_patterns to %f {
       transform.apply_patterns.vector.transfer_permutation_patterns
