@@ -19,7 +19,7 @@ runs sequentially here (scf-forall-to-for).
 
   check_schedules.py [--quick] [--isa avx2|avx512|generic] [--only KIND] [-v]
 """
-import argparse, ctypes, os, re, subprocess, sys, tempfile
+import argparse, ctypes, os, re, subprocess, sys, tempfile, time
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -307,6 +307,19 @@ def cases(quick):
         add("host", "host from_elements %d" % n, h_from_elements(n), False)
     for a in slices:
         add("host", "host strided extract_slice %s" % (a,), h_slice(*a))
+    # The node shapes of examples/convnet.mlir and examples/transformer.mlir.
+    if not quick:
+        add("conv2d", "convnet conv 1", conv("nchw", 8, 3, 32, 32, 16, 5, 1))
+        add("conv2d", "convnet conv 2", conv("nchw", 8, 16, 14, 14, 32, 3, 1))
+        add("pool", "convnet pool 1", pool("max", "nchw", 8, 16, 28, 28, 2, 2))
+        add("pool", "convnet pool 2", pool("max", "nchw", 8, 32, 12, 12, 2, 2))
+        for s_, p_ in (([128, 4, 64], [1, 0, 2]), ([128, 4, 64], [1, 2, 0]), ([4, 128, 64], [1, 0, 2])):
+            k, r = transpose(s_, p_)
+            add("transpose", "transformer transpose %s %s" % (s_, p_), (k, r, [s_]), p_[-1] != len(p_) - 1)
+        add("batch_matmul", "transformer scores", bmm(4, 128, 128, 64))
+        add("batch_matmul", "transformer context", bmm(4, 128, 64, 128))
+        k, r = softmax([4, 128, 128], 2)
+        add("softmax", "transformer softmax", (k, r, [[4, 128, 128]]))
     return c
 
 
@@ -327,6 +340,7 @@ def main():
         inputs = [rng.standard_normal(s).astype(np.float32) for s in shapes]
         outs = [[int(x) for x in m.group(1).split("x")] for m in
                 re.finditer(r"%om\d+: memref<([0-9x]*)xf32>", kernel.split("\n")[0])]
+        start = time.time()
         with tempfile.TemporaryDirectory() as wd:
             try:
                 so, problems, nvec = compile_kernel(
@@ -355,7 +369,7 @@ def main():
                 failed += 1
                 print("FAIL %s: %s" % (label, "; ".join(problems)))
             elif args.v:
-                print("ok   %s (%d vector ops)" % (label, nvec))
+                print("ok   %s (%d vector ops, %.1f s)" % (label, nvec, time.time() - start))
     print("%d of %d kernels passed (%s)" % (len(todo) - failed, len(todo), args.isa))
     return 1 if failed else 0
 
