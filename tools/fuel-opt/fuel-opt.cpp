@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuel/Conversion/Passes.h"
 #include "fuel/Dialect/Fuel/IR/FuelDialect.h"
 #include "fuel/Dialect/Fuel/Transforms/Passes.h"
 
@@ -32,6 +33,8 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::fuel::registerFuelPasses();
   mlir::fuel::registerFuelPlanPipeline();
+  mlir::fuel::registerFuelConversionPasses();
+  mlir::fuel::registerTestFuelEmitCpuAsmPass();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::fuel::FuelDialect>();

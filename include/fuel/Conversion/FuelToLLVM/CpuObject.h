@@ -72,6 +72,11 @@ std::vector<std::string> cpuinfoFeatures(const CpuTargetSpec &target);
 FailureOr<std::vector<uint8_t>>
 emitCpuSharedObject(ModuleOp llvmModule, const CpuTargetSpec &target);
 
+/// The assembly `llvmModule` compiles to for `target` (the same optimised
+/// code emitCpuSharedObject links); for tests and inspection.
+FailureOr<std::string> emitCpuAssembly(ModuleOp llvmModule,
+                                       const CpuTargetSpec &target);
+
 } // namespace mlir::fuel
 
 #endif // FUEL_CONVERSION_FUELTOLLVM_CPUOBJECT_H

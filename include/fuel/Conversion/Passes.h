@@ -1,0 +1,28 @@
+//===- Passes.h - Conversions of the fuel dialect ---------------*- C++ -*-===//
+//
+// Declarations of the fuel conversions (Passes.td) and of the test pass that
+// prints a cpu kernel module's assembly.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUEL_CONVERSION_PASSES_H
+#define FUEL_CONVERSION_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::fuel {
+
+#define GEN_PASS_DECL
+#include "fuel/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "fuel/Conversion/Passes.h.inc"
+
+/// Registers `test-fuel-emit-cpu-asm`: prints the assembly of each cpu
+/// kernel module (in the LLVM dialect) for its stamped target.
+void registerTestFuelEmitCpuAsmPass();
+
+} // namespace mlir::fuel
+
+#endif // FUEL_CONVERSION_PASSES_H

@@ -1,0 +1,256 @@
+//===- CpuObject.cpp - Kernel modules to ELF shared objects ---------------===//
+//
+// The object step of serialization (CpuObject.h): an LLVM-dialect kernel
+// module becomes LLVM IR, is optimised at O3 with the new pass manager,
+// compiled by llvm::TargetMachine for the cpu target and linked by lld, as a
+// library in this process, into one ELF shared object; then its dynamic
+// symbol table is checked: the object may need nothing but the libc memory
+// functions LLVM itself emits.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Conversion/FuelToLLVM/CpuObject.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "lld/Common/Driver.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <mutex>
+
+LLD_HAS_DRIVER(elf)
+
+using namespace mlir;
+using namespace mlir::fuel;
+
+namespace {
+
+/// Undefined symbols a kernel object may keep: the memory functions LLVM
+/// emits for large copies and fills, which every process has from libc.
+constexpr llvm::StringLiteral kAllowedUndefined[] = {"memcpy", "memmove",
+                                                     "memset"};
+
+bool isAllowedUndefined(StringRef name) {
+  return llvm::is_contained(kAllowedUndefined, name);
+}
+
+void initializeTargets() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+  });
+}
+
+/// `module` as optimised LLVM IR for `target`, with the target machine that
+/// compiles it; errors at the module.
+struct CompiledModule {
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::TargetMachine> machine;
+  std::unique_ptr<llvm::Module> module;
+};
+
+FailureOr<CompiledModule> optimize(ModuleOp module,
+                                   const CpuTargetSpec &target) {
+  initializeTargets();
+  CompiledModule result;
+  std::string error;
+  llvm::Triple triple(target.triple);
+  const llvm::Target *llvmTarget =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!llvmTarget)
+    return module.emitError()
+           << "cpu target '" << target.triple << "': " << error;
+  llvm::TargetOptions options;
+  result.machine.reset(llvmTarget->createTargetMachine(
+      triple, target.cpu, target.features, options, llvm::Reloc::PIC_,
+      llvm::CodeModel::Small, llvm::CodeGenOptLevel::Aggressive));
+  if (!result.machine)
+    return module.emitError() << "no target machine for '" << target.cpu << "'";
+
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  module->getContext()->appendDialectRegistry(registry);
+
+  result.context = std::make_unique<llvm::LLVMContext>();
+  // A copy without the fuel attributes the translation does not know.
+  OwningOpRef<ModuleOp> copy = cast<ModuleOp>(module->clone());
+  copy->walk([](Operation *op) {
+    SmallVector<StringAttr> drop;
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      if (attr.getName().getValue().starts_with("fuel."))
+        drop.push_back(attr.getName());
+    for (StringAttr name : drop)
+      op->removeAttr(name);
+  });
+  result.module =
+      translateModuleToLLVMIR(copy.get(), *result.context, "fuel_kernels");
+  if (!result.module)
+    return module.emitError("translation of the kernels to LLVM IR failed");
+  result.module->setTargetTriple(triple);
+  result.module->setDataLayout(result.machine->createDataLayout());
+
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  llvm::PassBuilder pb(result.machine.get(), tuning);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm =
+      pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  mpm.run(*result.module, mam);
+
+  // Calls to functions the module does not define, by the kernel (entry)
+  // that makes them: the body is inlined into its entry at O3.
+  for (llvm::Function &fn : *result.module) {
+    if (!fn.isDeclaration() || fn.isIntrinsic() ||
+        isAllowedUndefined(fn.getName()) || fn.use_empty())
+      continue;
+    std::string user = "?";
+    for (llvm::User *u : fn.users())
+      if (auto *inst = llvm::dyn_cast<llvm::Instruction>(u)) {
+        user = inst->getFunction()->getName().str();
+        break;
+      }
+    return module.emitError()
+           << "kernel @" << user << " needs the undefined symbol '"
+           << fn.getName() << "'; kernels may only need "
+           << "memcpy, memmove and memset";
+  }
+  return result;
+}
+
+FailureOr<SmallString<0>> emitFile(ModuleOp module, CompiledModule &compiled,
+                                   llvm::CodeGenFileType kind) {
+  SmallString<0> bytes;
+  llvm::raw_svector_ostream os(bytes);
+  llvm::legacy::PassManager pm;
+  if (compiled.machine->addPassesToEmitFile(pm, os, nullptr, kind))
+    return module.emitError("the target cannot emit this file type");
+  pm.run(*compiled.module);
+  return bytes;
+}
+
+/// Removes a directory and what is in it when it goes out of scope.
+struct TempDir {
+  SmallString<128> path;
+  ~TempDir() {
+    if (!path.empty())
+      llvm::sys::fs::remove_directories(path);
+  }
+};
+} // namespace
+
+FailureOr<std::string>
+mlir::fuel::emitCpuAssembly(ModuleOp llvmModule, const CpuTargetSpec &target) {
+  FailureOr<CompiledModule> compiled = optimize(llvmModule, target);
+  if (failed(compiled))
+    return failure();
+  FailureOr<SmallString<0>> text =
+      emitFile(llvmModule, *compiled, llvm::CodeGenFileType::AssemblyFile);
+  if (failed(text))
+    return failure();
+  return std::string(text->str());
+}
+
+FailureOr<std::vector<uint8_t>>
+mlir::fuel::emitCpuSharedObject(ModuleOp llvmModule,
+                                const CpuTargetSpec &target) {
+  FailureOr<CompiledModule> compiled = optimize(llvmModule, target);
+  if (failed(compiled))
+    return failure();
+  FailureOr<SmallString<0>> object =
+      emitFile(llvmModule, *compiled, llvm::CodeGenFileType::ObjectFile);
+  if (failed(object))
+    return failure();
+
+  // lld links files: a private directory, removed afterwards.
+  TempDir dir;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("fuel-link", dir.path))
+    return llvmModule.emitError()
+           << "cannot create a directory to link in: " << ec.message();
+  SmallString<128> objPath(dir.path), soPath(dir.path);
+  llvm::sys::path::append(objPath, "kernels.o");
+  llvm::sys::path::append(soPath, "kernels.so");
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(objPath, ec);
+    if (ec)
+      return llvmModule.emitError()
+             << "cannot write the object: " << ec.message();
+    out << *object;
+  }
+  std::string linkLog;
+  llvm::raw_string_ostream log(linkLog);
+  std::vector<const char *> args = {
+      "ld.lld",      "-shared",         "--no-undefined-version", "-z",
+      "noexecstack", "--build-id=none", "--hash-style=gnu",       "-O2",
+      "-o",          soPath.c_str(),    objPath.c_str()};
+  lld::Result linked;
+  {
+    // lld keeps global state: one link at a time in the process.
+    static std::mutex linkMutex;
+    std::lock_guard<std::mutex> lock(linkMutex);
+    linked = lld::lldMain(args, log, log, {{lld::Gnu, &lld::elf::link}});
+  }
+  if (linked.retCode != 0)
+    return llvmModule.emitError() << "linking the kernels failed: " << linkLog;
+  auto buffer = llvm::MemoryBuffer::getFile(soPath);
+  if (!buffer)
+    return llvmModule.emitError()
+           << "cannot read the linked object: " << buffer.getError().message();
+  std::vector<uint8_t> bytes((*buffer)->getBufferStart(),
+                             (*buffer)->getBufferEnd());
+
+  // The guard after linking: no undefined dynamic symbol outside the ABI.
+  auto file =
+      llvm::object::ObjectFile::createObjectFile((*buffer)->getMemBufferRef());
+  if (!file)
+    return llvmModule.emitError() << "the linked object is no ELF file: "
+                                  << llvm::toString(file.takeError());
+  auto *elf = llvm::dyn_cast<llvm::object::ELFObjectFileBase>(file->get());
+  if (!elf)
+    return llvmModule.emitError("the linked object is no ELF file");
+  for (const llvm::object::ELFSymbolRef &symbol :
+       elf->getDynamicSymbolIterators()) {
+    llvm::Expected<uint32_t> flags = symbol.getFlags();
+    llvm::Expected<StringRef> name = symbol.getName();
+    if (!flags || !name) {
+      llvm::consumeError(flags.takeError());
+      llvm::consumeError(name.takeError());
+      continue;
+    }
+    if ((*flags & llvm::object::SymbolRef::SF_Undefined) && !name->empty() &&
+        !isAllowedUndefined(*name))
+      return llvmModule.emitError()
+             << "the kernels' shared object needs the undefined symbol '"
+             << *name << "'";
+  }
+  return bytes;
+}
