@@ -77,7 +77,7 @@ def compile_kernel(kernel, sched, isa, wd):
     so = os.path.join(wd, "k.so")
     sh([CLANG, "-Wno-override-module", "-O3", "-march=" + MARCH[isa], "-fPIC",
         "-shared", "-nostdlib", "-x", "ir", "-", "-o", so], ir)
-    undefined = [s for s in sh(["nm", "-D", "--undefined-only", so]).split()
+    undefined = [s for s in sh([os.path.join(LLVM, "llvm-nm"), "-D", "--undefined-only", so]).split()
                  if s not in ("U", "w") and s.split("@")[0] not in ALLOWED_UNDEFINED]
     if undefined:
         problems.append("undefined symbols: " + ", ".join(undefined))
