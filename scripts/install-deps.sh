@@ -11,7 +11,7 @@ PACKAGES=(
   libvulkan1 mesa-vulkan-drivers
   flatbuffers-compiler libflatbuffers-dev libclang-rt-22-dev g++-12
   libopenblas0-serial libblis4-serial
-  liblld-22-dev
+  liblld-22-dev zlib1g-dev libzstd-dev
 )
 
 missing=()

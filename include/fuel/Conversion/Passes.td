@@ -28,7 +28,7 @@ def ConvertFuelToLLVMPass : Pass<"convert-fuel-to-llvm", "mlir::ModuleOp"> {
        twice the vector width (an `scf.for` with a static trip count >= 2W,
        W the f32 lanes of the target's ISA class, whose body holds scalar
        floating-point arithmetic and no vector op: the code a tile that does
-       not divide its dimension leaves, CPU-CODEGEN trap 5).
+       not divide its dimension leaves, docs/CPU-CODEGEN.md trap 5).
     2. The outermost `scf.forall` (the workgroup split) is replaced by its
        body, its induction variables becoming the workgroup ids x, y, z:
        the function is renamed `<kernel>.body`, made private and given
@@ -36,7 +36,7 @@ def ConvertFuelToLLVMPass : Pass<"convert-fuel-to-llvm", "mlir::ModuleOp"> {
     3. The module is lowered: nested `scf.forall` to `scf.for`, vector to
        SCF (fully unrolled), linalg to loops, memref alias folding, SCF to
        CF, strided metadata, affine, then vector (`reassociate-fp-reductions`,
-       CPU-CODEGEN trap 14), memref, arith, math, index, ub, cf and func to
+       docs/CPU-CODEGEN.md trap 14), memref, arith, math, index, ub, cf and func to
        LLVM with the bare-pointer memref call convention.
     4. For each kernel an ABI entry `llvm.func @<kernel>(%d: !llvm.ptr,
        %workspace: !llvm.ptr, %x: i32, %y: i32, %z: i32)` loads the binding

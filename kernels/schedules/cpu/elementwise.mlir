@@ -2,7 +2,7 @@
 // any rank, with broadcasts), one named sequence per ISA class
 // (docs/CPU-CODEGEN.md, "Schedule files").
 //
-// Row-fused (CPU-CODEGEN 4): workgroups split the outermost dimension into
+// Row-fused: workgroups split the outermost dimension into
 // at most 16 equal static blocks (`split(16)`; rank 1 is not split); inside,
 // the whole chain is fused per row of the innermost dimension, in column
 // tiles of up to 64 (AVX2, AVX-512) or 32 (generic) elements that divide it
@@ -38,7 +38,7 @@ module attributes {transform.with_named_sequence} {
     %r2, %row = transform.structured.tile_using_forall %r1 tile_sizes *(%inner) : (!transform.any_op, !transform.any_param) -> (!transform.any_op, !transform.any_op)
     %p2, %row1 = transform.structured.fuse_into_containing_op %p1 into %row : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.apply_patterns to %kernel { transform.apply_patterns.canonicalization } : !transform.any_op
-    // Only linalg ops (CPU-CODEGEN trap 12: not tensor.insert_slice).
+    // Only linalg ops (docs/CPU-CODEGEN.md trap 12: not tensor.insert_slice).
     %ops = transform.structured.match interface{LinalgOp} in %kernel : (!transform.any_op) -> !transform.any_op
     transform.structured.vectorize %ops : !transform.any_op
     %f = transform.structured.match ops{["func.func"]} in %kernel : (!transform.any_op) -> !transform.any_op

@@ -67,7 +67,7 @@ bool isVectorOp(Operation *op) {
 /// scalar floating-point loop over at least `2 * width` iterations.
 LogicalResult checkKernel(func::FuncOp kernel, unsigned width) {
   Operation *linalgOp = nullptr;
-  kernel.walk([&](Operation *op) {
+  kernel.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (!linalgOp && isa<linalg::LinalgDialect>(op->getDialect()))
       linalgOp = op;
   });

@@ -108,8 +108,10 @@ FailureOr<CpuTargetSpec> mlir::fuel::resolveCpuTarget(ModuleOp module) {
   if (spec.triple.empty())
     spec.triple = hostCpuTarget().triple;
   std::string error;
+  // Names are validated on the triple's default subtarget, so that LLVM
+  // prints no warning of its own for an unknown CPU.
   FailureOr<std::unique_ptr<llvm::MCSubtargetInfo>> sti =
-      subtargetInfo(spec, error);
+      subtargetInfo({spec.triple, "", ""}, error);
   if (failed(sti))
     return module.emitError() << "cpu target triple '" << spec.triple
                               << "' is not usable: " << error;

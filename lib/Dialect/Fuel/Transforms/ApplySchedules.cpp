@@ -168,7 +168,10 @@ computeParam(StringRef spec, ArrayRef<int64_t> extents, std::string &error) {
     if (!expect(1) || !positive(args[0]))
       return failure();
     SmallVector<int64_t> tiles(rank, 0);
-    if (rank >= 2)
+    // A rank-1 root is one block: its only dimension is the vector one.
+    if (rank == 1)
+      tiles[0] = extents[0];
+    else if (rank >= 2)
       tiles[0] = smallestDivisorAtLeast(extents[0],
                                         (extents[0] + args[0] - 1) / args[0]);
     return tiles;

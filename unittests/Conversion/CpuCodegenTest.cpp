@@ -1,0 +1,396 @@
+//===- CpuCodegenTest.cpp - Generated CPU kernels, compiled and run -------===//
+//
+// The proof that CPU code generation works end to end: outlined cpu kernel
+// modules (written here by hand) go through fuel-apply-schedules,
+// fuel-bufferize-kernels and convert-fuel-to-llvm for the host, become one
+// shared object with emitCpuSharedObject, are loaded with dlopen from a
+// memfd, and each kernel is called through the kernel ABI over its whole
+// grid; the results are compared with naive references written here
+// independently of the code under test.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel-c/KernelABI.h"
+#include "fuel/Conversion/FuelToLLVM/CpuObject.h"
+#include "fuel/Conversion/Passes.h"
+#include "fuel/Dialect/Fuel/IR/FuelDialect.h"
+#include "fuel/Dialect/Fuel/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <dlfcn.h>
+#include <random>
+#include <string>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace mlir;
+
+namespace {
+
+/// `text` with each "$0", "$1", ... replaced by args[0], args[1], ...
+std::string subst(std::string text, const std::vector<std::string> &args) {
+  for (size_t i = args.size(); i-- > 0;) {
+    std::string key = "$" + std::to_string(i);
+    for (size_t at = text.find(key); at != std::string::npos;
+         at = text.find(key, at + args[i].size()))
+      text.replace(at, key.size(), args[i]);
+  }
+  return text;
+}
+
+/// A matmul kernel C[M,N] = A[M,K] * B[K,N] in the outlined form.
+std::string matmulKernel(int m, int n, int k) {
+  return subst(R"mlir(
+      func.func @matmul_$0x$1x$2(%a: memref<$0x$2xf32>, %b: memref<$2x$1xf32>, %c: memref<$0x$1xf32>)
+          attributes {fuel.kernel_id = "cpu.generated.matmul_f32", fuel.op_kind = "matmul",
+                      fuel.revision = 1 : i64, fuel.schedule = "kernels/schedules/cpu/matmul.mlir"} {
+        %at = bufferization.to_tensor %a restrict : memref<$0x$2xf32> to tensor<$0x$2xf32>
+        %bt = bufferization.to_tensor %b restrict : memref<$2x$1xf32> to tensor<$2x$1xf32>
+        %e = tensor.empty() : tensor<$0x$1xf32>
+        %z = arith.constant 0.0 : f32
+        %f = linalg.fill ins(%z : f32) outs(%e : tensor<$0x$1xf32>) -> tensor<$0x$1xf32>
+        %r = linalg.matmul ins(%at, %bt : tensor<$0x$2xf32>, tensor<$2x$1xf32>)
+                           outs(%f : tensor<$0x$1xf32>) -> tensor<$0x$1xf32>
+        bufferization.materialize_in_destination %r in restrict writable %c
+            : (tensor<$0x$1xf32>, memref<$0x$1xf32>) -> ()
+        return
+      }
+)mlir",
+               {std::to_string(m), std::to_string(n), std::to_string(k)});
+}
+
+/// out[R,C] = exp(max(x + bias[C], 0)) * 0.5: a broadcast, relu, exp chain.
+std::string elementwiseKernel(const std::string &name, const std::string &shape,
+                              const std::string &inner, int rank) {
+  std::string dims, last;
+  for (int i = 0; i < rank; ++i)
+    dims += (i ? ", d" : "d") + std::to_string(i);
+  last = "d" + std::to_string(rank - 1);
+  std::string iters;
+  for (int i = 0; i < rank; ++i)
+    iters += i ? ", \"parallel\"" : "\"parallel\"";
+  return subst(R"mlir(
+      func.func @$0(%a: memref<$1xf32>, %b: memref<$2xf32>, %c: memref<$1xf32>)
+          attributes {fuel.kernel_id = "cpu.generated.elementwise_f32", fuel.op_kind = "elementwise",
+                      fuel.revision = 2 : i64, fuel.schedule = "kernels/schedules/cpu/elementwise.mlir"} {
+        %at = bufferization.to_tensor %a restrict : memref<$1xf32> to tensor<$1xf32>
+        %bt = bufferization.to_tensor %b restrict : memref<$2xf32> to tensor<$2xf32>
+        %e = tensor.empty() : tensor<$1xf32>
+        %s = linalg.generic {indexing_maps = [affine_map<($3) -> ($3)>, affine_map<($3) -> ($4)>,
+                                              affine_map<($3) -> ($3)>],
+                             iterator_types = [$5]}
+            ins(%at, %bt : tensor<$1xf32>, tensor<$2xf32>) outs(%e : tensor<$1xf32>) {
+        ^bb0(%x: f32, %y: f32, %o: f32):
+          %v = arith.addf %x, %y : f32
+          linalg.yield %v : f32
+        } -> tensor<$1xf32>
+        %e2 = tensor.empty() : tensor<$1xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<($3) -> ($3)>, affine_map<($3) -> ($3)>],
+                             iterator_types = [$5]}
+            ins(%s : tensor<$1xf32>) outs(%e2 : tensor<$1xf32>) {
+        ^bb0(%x: f32, %o: f32):
+          %z = arith.constant 0.0 : f32
+          %h = arith.constant 0.5 : f32
+          %m = arith.maximumf %x, %z : f32
+          %p = math.exp %m : f32
+          %q = arith.mulf %p, %h : f32
+          linalg.yield %q : f32
+        } -> tensor<$1xf32>
+        bufferization.materialize_in_destination %r in restrict writable %c
+            : (tensor<$1xf32>, memref<$1xf32>) -> ()
+        return
+      }
+)mlir",
+               {name, shape, inner, dims, last, iters});
+}
+
+std::string executable(const std::string &kernels) {
+  return "module {\n  fuel.executable @cpu on cpu {\n    builtin.module {\n" +
+         kernels + "    }\n  }\n}\n";
+}
+
+/// A compiled executable: its LLVM-dialect module and its shared object.
+struct Compiled {
+  OwningOpRef<ModuleOp> module;
+  std::vector<uint8_t> object;
+};
+
+class CpuCodegen : public ::testing::Test {
+protected:
+  CpuCodegen() {
+    DialectRegistry registry;
+    registry.insert<mlir::fuel::FuelDialect>();
+    registerAllDialects(registry);
+    registerAllExtensions(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+
+  /// Lowers `source` for the host and links it; fails the test on error.
+  Compiled compile(const std::string &source) {
+    Compiled result;
+    result.module = parseSourceString<ModuleOp>(source, &context);
+    EXPECT_TRUE(result.module) << source;
+    if (!result.module)
+      return result;
+    PassManager pm(&context);
+    pm.addPass(mlir::fuel::createFuelApplySchedulesPass());
+    pm.addPass(mlir::fuel::createFuelBufferizeKernelsPass());
+    pm.addPass(mlir::fuel::createConvertFuelToLLVMPass());
+    EXPECT_TRUE(succeeded(pm.run(*result.module)));
+    ModuleOp kernels;
+    result.module->walk([&](ModuleOp m) {
+      if (m != *result.module)
+        kernels = m;
+    });
+    EXPECT_TRUE(kernels);
+    if (!kernels)
+      return result;
+    FailureOr<mlir::fuel::CpuTargetSpec> target =
+        mlir::fuel::resolveCpuTarget(kernels);
+    EXPECT_TRUE(succeeded(target));
+    FailureOr<std::vector<uint8_t>> object =
+        mlir::fuel::emitCpuSharedObject(kernels, *target);
+    EXPECT_TRUE(succeeded(object));
+    if (succeeded(object))
+      result.object = std::move(*object);
+    return result;
+  }
+
+  MLIRContext context;
+};
+
+/// A shared object loaded from memory.
+struct Loaded {
+  explicit Loaded(const std::vector<uint8_t> &bytes) {
+    fd = memfd_create("fuel-kernels", 0);
+    if (fd < 0 || write(fd, bytes.data(), bytes.size()) !=
+                      static_cast<ssize_t>(bytes.size()))
+      return;
+    std::string path = "/proc/self/fd/" + std::to_string(fd);
+    handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  }
+  ~Loaded() {
+    if (handle)
+      dlclose(handle);
+    if (fd >= 0)
+      close(fd);
+  }
+  fuel_kernel_fn entry(const char *name) {
+    return handle ? reinterpret_cast<fuel_kernel_fn>(dlsym(handle, name))
+                  : nullptr;
+  }
+  int fd = -1;
+  void *handle = nullptr;
+};
+
+/// The grid the kernel `name` records in its entry's attributes.
+std::array<uint32_t, 3> gridOf(ModuleOp module, StringRef name) {
+  std::array<uint32_t, 3> grid{0, 0, 0};
+  module->walk([&](Operation *op) {
+    auto sym = op->getAttrOfType<StringAttr>("sym_name");
+    auto wg = op->getAttrOfType<DenseI64ArrayAttr>("fuel.workgroups");
+    if (sym && wg && sym.getValue() == name)
+      for (int i = 0; i < 3; ++i)
+        grid[i] = wg[i];
+  });
+  return grid;
+}
+
+/// Runs every workgroup of `fn` over `bindings`.
+void runGrid(fuel_kernel_fn fn, std::array<uint32_t, 3> grid,
+             std::vector<void *> bindings) {
+  fuel_dispatch d{bindings.data(), nullptr, {grid[0], grid[1], grid[2]}};
+  alignas(64) static char workspace[64];
+  for (uint32_t z = 0; z < grid[2]; ++z)
+    for (uint32_t y = 0; y < grid[1]; ++y)
+      for (uint32_t x = 0; x < grid[0]; ++x)
+        fn(&d, workspace, x, y, z);
+}
+
+std::vector<float> randomVector(size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = dist(gen);
+  return v;
+}
+
+void checkMatmul(CpuCodegen &, fuel_kernel_fn fn, std::array<uint32_t, 3> grid,
+                 int m, int n, int k) {
+  ASSERT_NE(fn, nullptr);
+  std::vector<float> a = randomVector(size_t(m) * k, 1);
+  std::vector<float> b = randomVector(size_t(k) * n, 2);
+  std::vector<float> c(size_t(m) * n, NAN);
+  runGrid(fn, grid, {a.data(), b.data(), c.data()});
+  double maxError = 0;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double ref = 0;
+      for (int p = 0; p < k; ++p)
+        ref += double(a[size_t(i) * k + p]) * b[size_t(p) * n + j];
+      maxError = std::max(maxError, std::abs(ref - c[size_t(i) * n + j]));
+    }
+  // f32 accumulation of k products of values in [-1, 1].
+  EXPECT_LT(maxError, 1e-5 * k) << m << "x" << n << "x" << k;
+}
+
+} // namespace
+
+TEST_F(CpuCodegen, MatmulShapesMatchReference) {
+  const int shapes[][3] = {
+      {37, 29, 53}, {64, 1024, 784}, {5, 7, 3}, {1, 16, 4}, {64, 10, 1024}};
+  std::string kernels;
+  for (const auto &s : shapes)
+    kernels += matmulKernel(s[0], s[1], s[2]);
+  Compiled compiled = compile(executable(kernels));
+  ASSERT_FALSE(compiled.object.empty());
+  Loaded loaded(compiled.object);
+  ASSERT_NE(loaded.handle, nullptr) << dlerror();
+  for (const auto &s : shapes) {
+    std::string name = llvm::formatv("matmul_{0}x{1}x{2}", s[0], s[1], s[2]);
+    std::array<uint32_t, 3> grid = gridOf(*compiled.module, name);
+    EXPECT_GE(grid[0], 1u) << name;
+    checkMatmul(*this, loaded.entry(name.c_str()), grid, s[0], s[1], s[2]);
+  }
+  // The 64x1024 output is split into N panels, one per workgroup.
+  EXPECT_GT(gridOf(*compiled.module, "matmul_64x1024x784")[0], 1u);
+}
+
+TEST_F(CpuCodegen, ElementwiseMatchesReference) {
+  std::string kernels = elementwiseKernel("ew2", "64x1024", "1024", 2) +
+                        elementwiseKernel("ew3", "3x37x53", "53", 3) +
+                        elementwiseKernel("ew1", "1031", "1031", 1);
+  Compiled compiled = compile(executable(kernels));
+  ASSERT_FALSE(compiled.object.empty());
+  Loaded loaded(compiled.object);
+  ASSERT_NE(loaded.handle, nullptr) << dlerror();
+  struct Case {
+    const char *name;
+    size_t size, inner;
+  } cases[] = {
+      {"ew2", 64 * 1024, 1024}, {"ew3", 3 * 37 * 53, 53}, {"ew1", 1031, 1031}};
+  for (const Case &c : cases) {
+    fuel_kernel_fn fn = loaded.entry(c.name);
+    ASSERT_NE(fn, nullptr) << c.name;
+    std::vector<float> x = randomVector(c.size, 3);
+    std::vector<float> bias = randomVector(c.inner, 4);
+    std::vector<float> out(c.size, NAN);
+    runGrid(fn, gridOf(*compiled.module, c.name),
+            {x.data(), bias.data(), out.data()});
+    for (size_t i = 0; i < c.size; ++i) {
+      double ref =
+          std::exp(std::max(0.0, double(x[i]) + bias[i % c.inner])) * 0.5;
+      // The polynomial exp is accurate to a few ulp.
+      ASSERT_NEAR(out[i], ref, 1e-6 * std::max(1.0, ref))
+          << c.name << " element " << i;
+    }
+  }
+  EXPECT_EQ(gridOf(*compiled.module, "ew2")[0], 16u);
+}
+
+TEST_F(CpuCodegen, SharedObjectIsDeterministic) {
+  std::string source = executable(matmulKernel(37, 29, 53) +
+                                  elementwiseKernel("ew", "8x40", "40", 2));
+  Compiled first = compile(source);
+  Compiled second = compile(source);
+  ASSERT_FALSE(first.object.empty());
+  EXPECT_EQ(first.object, second.object);
+}
+
+TEST_F(CpuCodegen, MatmulSpeedAgainstOpenBlas) {
+  // Informative, never asserted: GFLOP/s of the generated 64x784x1024 matmul
+  // and of OpenBLAS (cblas_sgemm, serial build) in the same process.
+  const int m = 64, n = 1024, k = 784;
+  Compiled compiled = compile(executable(matmulKernel(m, n, k)));
+  ASSERT_FALSE(compiled.object.empty());
+  Loaded loaded(compiled.object);
+  fuel_kernel_fn fn = loaded.entry("matmul_64x1024x784");
+  ASSERT_NE(fn, nullptr);
+  std::array<uint32_t, 3> grid = gridOf(*compiled.module, "matmul_64x1024x784");
+  std::vector<float> a = randomVector(size_t(m) * k, 1);
+  std::vector<float> b = randomVector(size_t(k) * n, 2);
+  std::vector<float> c(size_t(m) * n);
+  auto best = [&](auto &&run) {
+    double bestSeconds = 1e9;
+    for (int round = 0; round < 20; ++round) {
+      auto start = std::chrono::steady_clock::now();
+      run();
+      std::chrono::duration<double> elapsed =
+          std::chrono::steady_clock::now() - start;
+      bestSeconds = std::min(bestSeconds, elapsed.count());
+    }
+    return 2.0 * m * n * k / bestSeconds * 1e-9;
+  };
+  double generated =
+      best([&] { runGrid(fn, grid, {a.data(), b.data(), c.data()}); });
+  std::printf("generated matmul %dx%dx%d: %.1f GFLOP/s\n", m, k, n, generated);
+  void *blas = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+  if (!blas)
+    GTEST_SKIP() << "no libopenblas.so.0 to compare with";
+  using Sgemm = void (*)(int, int, int, int, int, int, float, const float *,
+                         int, const float *, int, float, float *, int);
+  auto sgemm = reinterpret_cast<Sgemm>(dlsym(blas, "cblas_sgemm"));
+  ASSERT_NE(sgemm, nullptr);
+  // CblasRowMajor = 101, CblasNoTrans = 111.
+  double openblas = best([&] {
+    sgemm(101, 111, 111, m, n, k, 1.0f, a.data(), k, b.data(), n, 0.0f,
+          c.data(), n);
+  });
+  std::printf("OpenBLAS cblas_sgemm: %.1f GFLOP/s (generated/OpenBLAS %.2f)\n",
+              openblas, generated / openblas);
+  dlclose(blas);
+}
+
+TEST(CpuTarget, IsaClassesAndCpuinfoFeatures) {
+  using mlir::fuel::CpuTargetSpec;
+  using mlir::fuel::IsaClass;
+  const std::string triple = "x86_64-unknown-linux-gnu";
+  CpuTargetSpec skx{triple, "skylake-avx512", ""};
+  CpuTargetSpec zen{triple, "znver3", ""};
+  CpuTargetSpec base{triple, "x86-64", ""};
+  CpuTargetSpec baseAvx2{triple, "x86-64", "+avx2,+fma"};
+  EXPECT_EQ(mlir::fuel::isaClass(skx), IsaClass::Avx512);
+  EXPECT_EQ(mlir::fuel::isaClass(zen), IsaClass::Avx2);
+  EXPECT_EQ(mlir::fuel::isaClass(base), IsaClass::Generic);
+  EXPECT_EQ(mlir::fuel::isaClass(baseAvx2), IsaClass::Avx2);
+  EXPECT_EQ(mlir::fuel::isaClassName(IsaClass::Avx512), "avx512");
+
+  auto has = [](const std::vector<std::string> &v, const char *name) {
+    return std::find(v.begin(), v.end(), name) != v.end();
+  };
+  std::vector<std::string> skxFlags = mlir::fuel::cpuinfoFeatures(skx);
+  EXPECT_TRUE(has(skxFlags, "avx512f"));
+  EXPECT_TRUE(has(skxFlags, "avx512bw"));
+  EXPECT_TRUE(has(skxFlags, "avx2"));
+  EXPECT_TRUE(has(skxFlags, "fma"));
+  EXPECT_TRUE(has(skxFlags, "sse4_2"));
+  EXPECT_TRUE(std::is_sorted(skxFlags.begin(), skxFlags.end()));
+  std::vector<std::string> zenFlags = mlir::fuel::cpuinfoFeatures(zen);
+  EXPECT_TRUE(has(zenFlags, "avx2"));
+  EXPECT_FALSE(has(zenFlags, "avx512f"));
+  std::vector<std::string> baseFlags = mlir::fuel::cpuinfoFeatures(base);
+  EXPECT_TRUE(has(baseFlags, "sse2"));
+  EXPECT_FALSE(has(baseFlags, "avx"));
+  EXPECT_TRUE(has(mlir::fuel::cpuinfoFeatures(baseAvx2), "avx2"));
+
+  // The host is a valid target of its own class.
+  CpuTargetSpec host = mlir::fuel::hostCpuTarget();
+  EXPECT_FALSE(host.triple.empty());
+  EXPECT_FALSE(host.cpu.empty());
+}
