@@ -38,32 +38,3 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 # fuel-compile and fuel-run here.
 config.environment["FUEL_TOOLS_DIR"] = config.fuel_tools_dir
 
-# `fuel-lowering`: this build's fuel-opt registers every lowering pass, so programs
-# can be compiled to executables and run (test/Integration/cpu needs it).
-#
-# Also, the passes fuel-opt registers, as lit features (`REQUIRES: pass-<name>`), so a
-# test of a pipeline that spans several lowering passes states what it needs.
-import subprocess
-
-try:
-    _help = subprocess.run(
-        [os.path.join(config.fuel_tools_dir, "fuel-opt"), "--help"],
-        capture_output=True, text=True, timeout=60,
-    ).stdout
-except (OSError, subprocess.SubprocessError):
-    _help = ""
-# Every stage must be there: the passes land one by one.
-_lowering = [
-    "--fuel-outline-kernels",
-    "--fuel-apply-schedules",
-    "--fuel-bufferize-kernels",
-    "--fuel-plan-buffers",
-    "--convert-fuel-to-llvm",
-    "--fuel-serialize-executable",
-]
-if all(flag in _help for flag in _lowering):
-    config.available_features.add("fuel-lowering")
-for _pass in ["fuel-outline-kernels", "fuel-plan-buffers",
-              "fuel-serialize-executable", "convert-fuel-to-llvm"]:
-    if "--" + _pass + " " in _help or "--" + _pass + "\n" in _help:
-        config.available_features.add("pass-" + _pass)

@@ -220,7 +220,7 @@ fuel.executable @vk on vulkan:0 {
 // CHECK-NEXT: %[[M:.+]] = fuel.buffer arena offset 0 : tensor<4x4xf32> on cpu
 // CHECK-NEXT: %[[MV:.+]] = fuel.buffer arena offset 0 : tensor<4x4xf32> on vulkan:0
 // CHECK-NEXT: %[[S:.+]] = fuel.buffer arena offset 64 : tensor<4x4xf32> on vulkan:0
-// CHECK-NEXT: fuel.launch @cpu::@sgemm_0(%[[X]], %[[CC]]) -> (%[[M]]) grid [2, 1, 1] {kernel_id = "cpu.openblas.matmul_f32", node = 0 : i64, op_kind = "matmul", revision = 9 : i64, source = "library", workspace_bytes = 0 : i64}
+// CHECK-NEXT: fuel.launch @cpu::@sgemm_0(%[[X]], %[[CC]]) -> (%[[M]]) grid [2, 1, 1] {kernel_id = "cpu.openblas.matmul_f32", node = 0 : i64, op_kind = "matmul", revision = 9 : i64, source = "openblas", workspace_bytes = 0 : i64}
 // CHECK-NEXT: fuel.transfer %[[M]] to %[[MV]] after [0] {predicted_ns = 5 : i64}
 // CHECK-NEXT: fuel.launch @vk::@k(%[[MV]], %[[CV]]) -> (%[[S]]) grid [1, 1, 1] after [1]
 // CHECK-NEXT: fuel.transfer %[[S]] to %[[O]] after [2]

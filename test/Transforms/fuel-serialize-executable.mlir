@@ -57,6 +57,6 @@ func.func @f(%x: tensor<4x4xf32> loc("x")) -> (tensor<4x4xf32>, tensor<2xi32>) {
 // CHECK-NEXT: [0] "result0" 4x4xf32 on cpu buffer 1
 // CHECK-NEXT: [1] "result1" 2xi32 on cpu buffer 2
 // CHECK-NEXT: commands 3
-// CHECK-NEXT: [0] dispatch library 0 on cpu grid 2x1x1 b0[0+64] b3[0+64] b5[0+64] | node 4 "matmul" "cpu.openblas.matmul_f32" "library" revision 0x0000000000000003 predicted 70 ns
-// CHECK-NEXT: [1] dispatch library 0 on cpu grid 2x1x1 b5[0+64] b3[0+64] b1[0+64] after [0] | node 5 "matmul" "cpu.openblas.matmul_f32" "library" revision 0x0000000000000003 predicted 71 ns
+// CHECK-NEXT: [0] dispatch library 0 on cpu grid 2x1x1 b0[0+64] b3[0+64] b5[0+64] | node 4 "matmul" "cpu.openblas.matmul_f32" "openblas" revision 0x0000000000000003 predicted 70 ns
+// CHECK-NEXT: [1] dispatch library 0 on cpu grid 2x1x1 b5[0+64] b3[0+64] b1[0+64] after [0] | node 5 "matmul" "cpu.openblas.matmul_f32" "openblas" revision 0x0000000000000003 predicted 71 ns
 // CHECK-NEXT: [2] copy b4[0+8] -> b2[0+8] 8 bytes | node -1 "copy" "" "copy" revision 0x0000000000000000 predicted 0 ns

@@ -34,6 +34,7 @@ int main(int argc, char **argv) {
   mlir::fuel::registerFuelPasses();
   mlir::fuel::registerFuelPlanPipeline();
   mlir::fuel::registerFuelConversionPasses();
+  mlir::fuel::registerFuelLowerPipeline();
   mlir::fuel::registerTestFuelEmitCpuAsmPass();
 
   mlir::DialectRegistry registry;

@@ -1,7 +1,7 @@
 //===- Passes.h - Conversions of the fuel dialect ---------------*- C++ -*-===//
 //
-// Declarations of the fuel conversions (Passes.td) and of the test pass that
-// prints a cpu kernel module's assembly.
+// Declarations of the fuel conversions (Passes.td), the fuel-lower pipeline
+// and the test pass that prints a cpu kernel module's assembly.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +18,13 @@ namespace mlir::fuel {
 
 #define GEN_PASS_REGISTRATION
 #include "fuel/Conversion/Passes.h.inc"
+
+/// Adds the passes of `fuel-lower` to `pm` (anchored on builtin.module): a
+/// placed module down to the LLVM-dialect stage, before serialization.
+void buildLowerPipeline(OpPassManager &pm);
+
+/// Registers the `fuel-lower` pipeline.
+void registerFuelLowerPipeline();
 
 /// Registers `test-fuel-emit-cpu-asm`: prints the assembly of each cpu
 /// kernel module (in the LLVM dialect) for its stamped target.

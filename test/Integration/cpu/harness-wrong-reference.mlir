@@ -7,8 +7,8 @@
 // checked against a reference that is off by one, is a mismatch naming the
 // output, and against the right reference it passes.
 
-// CHECK: output 0 ({{.*}}, 19x23xf32): 437 elements, max abs error
-// CHECK: run-and-check: MISMATCH output 0 ({{.*}}): 437 of 437 elements outside tolerance
+// CHECK-DAG: output 0 ({{.*}}, 19x23xf32): 437 elements, max abs error
+// CHECK-DAG: run-and-check: MISMATCH output 0 ({{.*}}): 437 of 437 elements outside tolerance
 // RIGHT: run-and-check: 1 outputs match 'matmul'
 
 func.func @matmul(%a: tensor<19x29xf32>, %b: tensor<29x23xf32>) -> tensor<19x23xf32> {

@@ -44,7 +44,7 @@ func.func @mm(%a: tensor<5x3xf32>) -> (tensor<5x7xf32>, tensor<5x7xf32>, tensor<
 // CHECK-NEXT: [5] cpu constant 0 size 84
 // CHECK-NEXT: [6] cpu constant 1 size 56
 // CHECK: commands 4
-// CHECK-NEXT: [0] dispatch library 0 on cpu grid 3x1x1 b0[0+60] b5[0+84] b1[0+140] | node 0 "matmul" "cpu.openblas.matmul_f32" "library" revision 0x000000000000000b predicted 900 ns
-// CHECK-NEXT: [1] dispatch library 1 on cpu grid 1x1x1 b1[0+140] b6[0+56] b4[0+40] after [0] | node 1 "matmul" "cpu.blis.matmul_f32" "library" revision 0x000000000000000c predicted 800 ns
+// CHECK-NEXT: [0] dispatch library 0 on cpu grid 3x1x1 b0[0+60] b5[0+84] b1[0+140] | node 0 "matmul" "cpu.openblas.matmul_f32" "openblas" revision 0x000000000000000b predicted 900 ns
+// CHECK-NEXT: [1] dispatch library 1 on cpu grid 1x1x1 b1[0+140] b6[0+56] b4[0+40] after [0] | node 1 "matmul" "cpu.blis.matmul_f32" "blis" revision 0x000000000000000c predicted 800 ns
 // CHECK-NEXT: [2] copy b1[0+140] -> b2[0+140] 140 bytes after [0] | node -1 "copy" "" "copy"
 // CHECK-NEXT: [3] copy b1[0+140] -> b3[0+140] 140 bytes after [0] | node -1 "copy" "" "copy"

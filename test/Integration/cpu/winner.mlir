@@ -1,6 +1,5 @@
-// REQUIRES: pass-fuel-outline-kernels
 // RUN: fuel-opt %s --fuel-plan="topology=%topologies/cpu-only.json export-plan=%t.plan.json" \
-// RUN:   | fuel-opt --fuel-outline-kernels --fuel-plan-buffers --fuel-serialize-executable=output=%t.fuelx -o /dev/null
+// RUN:   | fuel-opt --fuel-lower --fuel-serialize-executable=output=%t.fuelx -o /dev/null
 // RUN: fuel-run %t.fuelx --dump > %t.dump
 // RUN: /usr/bin/python3 %S/Inputs/check-winners.py %t.plan.json %t.dump
 // RUN: /usr/bin/python3 %S/Inputs/npy.py write %t.a.npy 64x128 1

@@ -1,4 +1,3 @@
-// REQUIRES: fuel-lowering
 // RUN: fuel-compile %S/Inputs/matmul.mlir --topology=%topologies/cpu-only.json \
 // RUN:   --plan="kernel-sources=generated" --emit=outlined -o - | FileCheck %s --check-prefix=OUTLINED
 // RUN: fuel-compile %S/Inputs/matmul.mlir --topology=%topologies/cpu-only.json \
@@ -21,7 +20,7 @@
 // OUTLINED-SAME: fuel.kernel_id = "cpu.generated.matmul_f32"
 // OUTLINED-SAME: fuel.op_kind = "matmul"
 // OUTLINED: linalg.matmul
-// OUTLINED-LABEL: func.func @matmul
+// OUTLINED-LABEL: func.func @matmul(
 // OUTLINED: fuel.dispatch @cpu::@[[K]] (%arg0, %arg1) {node = 0 : i64
 // OUTLINED-NOT: fuel.node
 
@@ -33,7 +32,7 @@
 // BUFFERIZED: fuel.executable @cpu on cpu
 // BUFFERIZED-NOT: bufferization.to_tensor
 // BUFFERIZED-NOT: memref.alloc(
-// BUFFERIZED-LABEL: func.func @matmul
+// BUFFERIZED-LABEL: func.func @matmul(
 
 // HOST: fuel.program
 

@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/InitAllExtensions.h"
@@ -35,6 +37,38 @@ using namespace mlir;
 using namespace mlir::fuel;
 
 namespace {
+/// Inside an `scf.forall`, a slice of a shared output's initial value that is
+/// exactly the slice this iteration writes back (its
+/// `tensor.parallel_insert_slice`) holds the same bytes as that slice of the
+/// iteration's shared-output argument: no other iteration writes there. Reading
+/// it through the argument lets bufferization keep the output in place instead
+/// of copying the whole output first (a fused producer whose destination is the
+/// kernel's output, such as the exp of a decomposed softmax, reads it so).
+void readOwnedSlicesThroughSharedOutputs(ModuleOp kernels) {
+  kernels.walk([](scf::ForallOp forall) {
+    for (auto [init, arg] :
+         llvm::zip(forall.getOutputs(), forall.getRegionIterArgs())) {
+      tensor::ParallelInsertSliceOp owned;
+      for (Operation &op : forall.getTerminator().getYieldingOps())
+        if (auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(op))
+          if (insert.getDest() == arg)
+            owned = insert;
+      if (!owned)
+        continue;
+      for (OpOperand &use : llvm::make_early_inc_range(init.getUses())) {
+        auto slice = dyn_cast<tensor::ExtractSliceOp>(use.getOwner());
+        if (!slice || !forall->isProperAncestor(slice) ||
+            slice.getMixedOffsets() != owned.getMixedOffsets() ||
+            slice.getMixedSizes() != owned.getMixedSizes() ||
+            slice.getMixedStrides() != owned.getMixedStrides() ||
+            slice.getType() != owned.getSourceType())
+          continue;
+        use.set(arg);
+      }
+    }
+  });
+}
+
 struct BufferizeKernelsPass
     : public mlir::fuel::impl::FuelBufferizeKernelsPassBase<
           BufferizeKernelsPass> {
@@ -56,6 +90,8 @@ struct BufferizeKernelsPass
     populateMathPolynomialApproximationPatterns(patterns);
     if (failed(applyPatternsGreedily(kernels, std::move(patterns))))
       return kernels.emitError("polynomial approximation did not converge");
+
+    readOwnedSlicesThroughSharedOutputs(kernels);
 
     OpPassManager pm(ModuleOp::getOperationName());
     // Computes each output into its binding: a tensor.empty the result is
@@ -83,7 +119,8 @@ struct BufferizeKernelsPass
         InFlightDiagnostic diag =
             kernel.emitError()
             << "kernel " << describeKernel(kernel) << " needs a heap buffer "
-            << alloc.getType() << " (scratch above " << maxStackBytes
+            << alloc.getType() << " (scratch above "
+            << static_cast<unsigned>(maxStackBytes)
             << " bytes or of dynamic size); kernels never call malloc";
         diag.attachNote(alloc.getLoc()) << "allocated here";
         return WalkResult::interrupt();

@@ -86,7 +86,10 @@ FailureOr<KernelInfo> lookupKernel(DispatchOp dispatch) {
   info.device = executable.getDevice();
   if (auto lib = dyn_cast<LibraryKernelOp>(kernel)) {
     info.kernelId = lib.getKernelId().str();
-    info.source = "library";
+    // The winner's source: the second segment of the kernel id
+    // ("cpu.openblas.matmul_f32" -> "openblas").
+    info.source =
+        StringRef(info.kernelId).split('.').second.split('.').first.str();
     info.opKind = opKindOfKernelId(info.kernelId);
     info.grid.assign(lib.getGrid().begin(), lib.getGrid().end());
     info.revision = int64_t(lib.getRevision());
