@@ -1,16 +1,15 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds fuel and runs the main job on the example
-# program: fuel-plan plans a two-layer perceptron for a CPU + GPU machine and
-# explains each node's winner.
-# Usage: scripts/run-example.sh [example.mlir [topology.json]]
+# program: fuel-compile plans the three-layer perceptron for this machine and
+# lowers it to an executable, and fuel-run runs it on random inputs with
+# --report, each command's predicted time beside its measured one.
+# Usage: scripts/run-example.sh [example.mlir [topology.json|probe [repeat]]]
+# (default: examples/mlp.mlir, probed, 20 runs; scripts/report-example.sh).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FUEL_BUILD_DIR:-$root/build}"
-example="${1:-$root/examples/mlp.mlir}"
-topology="${2:-$root/test/topologies/cpu-cuda.json}"
 
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh" "$build" >/dev/null
-"$build/bin/fuel-opt" "$example" -mlir-print-op-on-diagnostic=false \
-  --fuel-plan="topology=$topology explain=true"
+FUEL_BUILD_DIR="$build" "$root/scripts/report-example.sh" "$@"

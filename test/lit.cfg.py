@@ -26,8 +26,37 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.fuel_tools_dir, config.llvm_tools_dir]
 tools = [
+    "fuel-compile",
     "fuel-opt",
+    "fuel-run",
     "fuel-topology",
     ToolSubst("%python", config.python_executable, unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# The integration harness (test/Integration/run-and-check.py) finds
+# fuel-compile and fuel-run here.
+config.environment["FUEL_TOOLS_DIR"] = config.fuel_tools_dir
+
+# `fuel-lowering`: this build's fuel-opt registers every lowering pass, so programs
+# can be compiled to executables and run (test/Integration/cpu needs it).
+import subprocess
+
+try:
+    _help = subprocess.run(
+        [os.path.join(config.fuel_tools_dir, "fuel-opt"), "--help"],
+        capture_output=True, text=True, timeout=60,
+    ).stdout
+except (OSError, subprocess.SubprocessError):
+    _help = ""
+# Every stage must be there: the passes land one by one.
+_lowering = [
+    "--fuel-outline-kernels",
+    "--fuel-apply-schedules",
+    "--fuel-bufferize-kernels",
+    "--fuel-plan-buffers",
+    "--convert-fuel-to-llvm",
+    "--fuel-serialize-executable",
+]
+if all(flag in _help for flag in _lowering):
+    config.available_features.add("fuel-lowering")

@@ -49,6 +49,40 @@ PathDefaults pathClassDefaults(PathClass c) {
   return {8'000'000'000, 30'000};
 }
 
+std::string validateCpuTarget(const CpuTarget &target) {
+  auto nameChar = [](char c, bool upper) {
+    return (c >= 'a' && c <= 'z') || (upper && c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+  };
+  if (target.cpu.empty())
+    return "an empty CPU name (expected an LLVM CPU name such as "
+           "\"x86-64-v3\" or \"znver3\")";
+  for (char c : target.cpu)
+    if (!nameChar(c, /*upper=*/true))
+      return "CPU name \"" + target.cpu +
+             "\" has a character that is not a letter, digit, '-', '_' or "
+             "'.'";
+  if (target.features.empty())
+    return {};
+  size_t start = 0;
+  while (true) {
+    size_t end = target.features.find(',', start);
+    std::string item = target.features.substr(
+        start, end == std::string::npos ? std::string::npos : end - start);
+    bool ok = item.size() >= 2 && (item[0] == '+' || item[0] == '-');
+    for (size_t i = 1; ok && i < item.size(); ++i)
+      ok = nameChar(item[i], /*upper=*/false);
+    if (!ok)
+      return "feature \"" + item + "\" of \"" + target.features +
+             "\" is not '+name' or '-name' (expected a comma list such as "
+             "\"+avx2,+fma\")";
+    if (end == std::string::npos)
+      break;
+    start = end + 1;
+  }
+  return {};
+}
+
 const DeviceInfo *Topology::find(Device d) const {
   for (const DeviceInfo &info : devices)
     if (info.device == d)
@@ -96,6 +130,14 @@ std::string Topology::validate() const {
     if (d.alignment == 0 || (d.alignment & (d.alignment - 1)) != 0)
       return "device '" + d.device.str() +
              "' has an alignment that is not a power of two";
+    if (d.cpuTarget) {
+      if (!d.device.isHost())
+        return "device '" + d.device.str() +
+               "' has a cpu_target; only the host 'cpu' has one";
+      std::string problem = validateCpuTarget(*d.cpuTarget);
+      if (!problem.empty())
+        return "the cpu_target of device 'cpu' has " + problem;
+    }
   }
   if (cpus != 1)
     return "a topology needs exactly one 'cpu' device (the host), found " +
@@ -144,6 +186,9 @@ std::string Topology::canonicalText() const {
     out += " dispatch=" + std::to_string(d.dispatchOverheadNs);
     out += " memory=" + std::to_string(d.memoryBytes);
     out += " align=" + std::to_string(d.alignment);
+    // Only when present, so topologies without a target keep their hashes.
+    if (d.cpuTarget)
+      out += " cpu_target=" + d.cpuTarget->cpu + ";" + d.cpuTarget->features;
     out += "\n";
   }
   for (const Link &l : sorted.links) {

@@ -16,6 +16,7 @@
 #include <sched.h>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -82,6 +83,26 @@ CpuInfoText parseCpuInfo(std::string_view text) {
     }
   }
   return info;
+}
+
+std::string cpuTargetFeaturesFromFlags(const std::vector<std::string> &flags) {
+  static constexpr std::pair<const char *, const char *> kFeatures[] = {
+      {"sse4_2", "+sse4.2"},     {"avx", "+avx"},
+      {"avx2", "+avx2"},         {"fma", "+fma"},
+      {"f16c", "+f16c"},         {"bmi2", "+bmi2"},
+      {"avx512f", "+avx512f"},   {"avx512bw", "+avx512bw"},
+      {"avx512vl", "+avx512vl"}, {"avx512dq", "+avx512dq"}};
+  std::string out;
+  for (const auto &[flag, feature] : kFeatures)
+    if (std::find(flags.begin(), flags.end(), flag) != flags.end())
+      out += (out.empty() ? "" : ",") + std::string(feature);
+  return out;
+}
+
+std::string cpuTargetCpuFromFlags(const std::vector<std::string> &flags) {
+  if (std::find(flags.begin(), flags.end(), "sse2") != flags.end())
+    return "x86-64";
+  return {};
 }
 
 uint32_t vectorBitsFromFlags(const std::vector<std::string> &flags) {
@@ -269,6 +290,10 @@ ProbeResult computeCpu() {
   }
   if (!cpu.vectorBits)
     result.notes.push_back("cpu: SIMD width unknown");
+
+  cpu.targetCpu = cpuTargetCpuFromFlags(info.flags);
+  if (!cpu.targetCpu.empty())
+    cpu.targetFeatures = cpuTargetFeaturesFromFlags(info.flags);
 
   // Nominal clocks first; the current frequency ("cpu MHz") only when nothing
   // else is known, since it moves with load on hosts that scale frequency.

@@ -31,6 +31,9 @@ std::string ProbedDevice::describe() const {
   }
   if (vectorBits)
     add(format("%u-bit SIMD", vectorBits));
+  if (!targetCpu.empty())
+    add("target " + targetCpu +
+        (targetFeatures.empty() ? "" : " " + targetFeatures));
   if (clockGHz > 0)
     add(format("%.2f GHz", clockGHz));
   if (memoryBytes)
@@ -48,6 +51,7 @@ bool operator==(const ProbedDevice &a, const ProbedDevice &b) {
   return a.kind == b.kind && a.ordinal == b.ordinal && a.name == b.name &&
          a.cpuType == b.cpuType && a.cores == b.cores &&
          a.physicalCores == b.physicalCores && a.vectorBits == b.vectorBits &&
+         a.targetCpu == b.targetCpu && a.targetFeatures == b.targetFeatures &&
          a.memoryBytes == b.memoryBytes && a.clockGHz == b.clockGHz &&
          a.peakF32FlopsPerNs == b.peakF32FlopsPerNs &&
          a.bytesPerNs == b.bytesPerNs && a.computeMajor == b.computeMajor &&

@@ -9,6 +9,11 @@
 
 #include "fuel/Planner/CostModel.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <set>
+
 namespace fuel::target {
 
 std::vector<plan::Candidate>
@@ -22,6 +27,11 @@ buildCandidates(const KernelRegistry &registry, const CandidateQuery &query,
         couplings.push_back(c.adjustment);
     for (const KernelRecord *r :
          registry.lookup(query.op, query.dtypes, a.device.kind)) {
+      if (!query.kernelId.empty() && r->id != query.kernelId)
+        continue;
+      if (!query.sources.empty() &&
+          !llvm::is_contained(query.sources, r->source))
+        continue;
       plan::Candidate c;
       c.kernelId = r->id;
       c.caps = r->caps;
@@ -38,6 +48,72 @@ buildCandidates(const KernelRegistry &registry, const CandidateQuery &query,
     }
   }
   return out;
+}
+
+std::string
+explainEmptyEnumeration(const KernelRegistry &registry,
+                        const CandidateQuery &query,
+                        llvm::ArrayRef<plan::AdmittedDevice> admitted) {
+  // What the registry offers on the admitted devices, unrestricted.
+  std::set<std::string> ids;
+  std::set<KernelSource> sources;
+  std::set<std::string> backends;
+  std::string devices;
+  for (const plan::AdmittedDevice &a : admitted) {
+    devices += (devices.empty() ? "" : ", ") + a.device.str();
+    for (const KernelRecord *r :
+         registry.lookup(query.op, query.dtypes, a.device.kind)) {
+      ids.insert(r->id);
+      sources.insert(r->source);
+    }
+  }
+  if (ids.empty())
+    return {};
+  std::string op(plan::stringifyOpKind(query.op));
+  // Inputs, then the output, as NoBackendForOp spells a dtypes key.
+  std::string dtypes;
+  for (size_t i = 0; i < query.dtypes.size(); ++i)
+    dtypes += (i == 0                         ? ""
+               : i + 1 == query.dtypes.size() ? "->"
+                                              : ",") +
+              query.dtypes[i];
+  std::string registered;
+  for (const std::string &id : ids)
+    registered += (registered.empty() ? "" : ", ") + id;
+  std::string what = "op '" + op + "' with dtypes (" + dtypes +
+                     ") on the admitted devices (" + devices + ")";
+  if (!query.kernelId.empty()) {
+    std::string msg = "kernel '" + query.kernelId + "' ";
+    const KernelRecord *forced = registry.find(query.kernelId);
+    if (!forced)
+      msg += "is not registered";
+    else if (!ids.count(query.kernelId))
+      msg += "is registered for (" +
+             std::string(plan::stringifyDeviceKind(forced->backend)) + ", " +
+             std::string(plan::stringifyOpKind(forced->op)) + ", " +
+             forced->dtypes.str() + "), not for " + what;
+    else if (!query.sources.empty() &&
+             !llvm::is_contained(query.sources, forced->source))
+      return "kernel '" + query.kernelId + "' is of source '" +
+             std::string(stringifyKernelSource(forced->source)) +
+             "', which kernel-sources=" + formatKernelSources(query.sources) +
+             " excludes";
+    else
+      return {};
+    if (!forced || !ids.count(query.kernelId))
+      msg += "; the kernels registered for " + what + ": " + registered;
+    return msg;
+  }
+  if (!query.sources.empty()) {
+    std::string offered;
+    for (KernelSource k : sources)
+      offered +=
+          (offered.empty() ? "" : ", ") + std::string(stringifyKernelSource(k));
+    return "kernel-sources=" + formatKernelSources(query.sources) +
+           " leaves no kernel for " + what +
+           "; the sources registered there: " + offered;
+  }
+  return {};
 }
 
 llvm::Expected<std::string> priceCandidate(const KernelRegistry &registry,

@@ -70,6 +70,45 @@ std::optional<DeviceKind> libraryBackend(KernelSource source) {
   return std::nullopt;
 }
 
+llvm::ArrayRef<KernelSource> allKernelSources() { return kAllSources; }
+
+static std::string knownSourcesList() {
+  std::string out;
+  for (KernelSource k : kAllSources)
+    out += (out.empty() ? "" : ", ") + std::string(stringifyKernelSource(k));
+  return out;
+}
+
+llvm::Expected<std::vector<KernelSource>>
+parseKernelSources(llvm::StringRef text) {
+  std::set<KernelSource> set;
+  if (text.trim().empty())
+    return std::vector<KernelSource>{};
+  llvm::SmallVector<llvm::StringRef> names;
+  text.split(names, ',');
+  for (llvm::StringRef name : names) {
+    name = name.trim();
+    if (name.empty())
+      return llvm::createStringError(
+          "empty kernel source name in '" + text.str() +
+          "' (expected a comma list of " + knownSourcesList() + ")");
+    std::optional<KernelSource> k = symbolizeKernelSource(name.str());
+    if (!k)
+      return llvm::createStringError("unknown kernel source '" + name.str() +
+                                     "' (expected " + knownSourcesList() + ")");
+    set.insert(*k);
+  }
+  return std::vector<KernelSource>(set.begin(), set.end());
+}
+
+std::string formatKernelSources(llvm::ArrayRef<KernelSource> sources) {
+  std::set<KernelSource> set(sources.begin(), sources.end());
+  std::string out;
+  for (KernelSource k : set)
+    out += (out.empty() ? "" : ",") + std::string(stringifyKernelSource(k));
+  return out;
+}
+
 static constexpr llvm::StringLiteral kCaps[] = {"strided_input"};
 
 llvm::ArrayRef<llvm::StringLiteral> knownKernelCaps() { return kCaps; }
@@ -139,6 +178,11 @@ std::string KernelRecord::canonicalText() const {
 uint64_t KernelRecord::computeRevision() const {
   std::string text = canonicalText();
   text += "schedule=" + schedule + "\n";
+  // The file's length first, so the file's bytes cannot be confused with
+  // the lines around them. Absent and empty files hash differently.
+  if (source == KernelSource::Generated && !scheduleFile.empty())
+    text += "schedule_file=" + std::to_string(scheduleFile.size()) + ":" +
+            scheduleFile + "\n";
   text += std::string("fuel=") + kFuelVersion + "\n";
   return llvm::xxh3_64bits(llvm::StringRef(text));
 }
@@ -184,7 +228,9 @@ static constexpr double kMaxDouble = std::numeric_limits<double>::max();
 namespace {
 class RegistryParser {
 public:
-  explicit RegistryParser(JSONReader &reader) : r(reader) {}
+  RegistryParser(JSONReader &reader,
+                 KernelRegistry::ScheduleFileLookup schedules)
+      : r(reader), schedules(schedules) {}
   bool parse(const llvm::json::Value &root, std::vector<KernelRecord> &out);
 
 private:
@@ -199,6 +245,7 @@ private:
   bool checkLowering(llvm::StringRef path, const KernelRecord &record);
 
   JSONReader &r;
+  KernelRegistry::ScheduleFileLookup schedules;
 };
 } // namespace
 
@@ -485,6 +532,10 @@ bool RegistryParser::parseRecord(const llvm::json::Value &value,
       !checkLowering(jsonField(path, "lowering"), out))
     return false;
 
+  out.scheduleFile.clear();
+  if (out.source == KernelSource::Generated && schedules)
+    if (std::optional<llvm::StringRef> file = schedules(out.lowering))
+      out.scheduleFile = file->str();
   out.revision = out.computeRevision();
   return true;
 }
@@ -537,18 +588,45 @@ static const char kEmbeddedRegistry[] = {
 #include "RegistryData.inc"
 };
 
+namespace {
+struct EmbeddedScheduleFile {
+  const char *path;
+  const char *bytes;
+  size_t size;
+};
+} // namespace
+
+#include "ScheduleData.inc"
+
+std::optional<llvm::StringRef>
+KernelRegistry::scheduleFileText(llvm::StringRef path) {
+  for (const EmbeddedScheduleFile *f = kScheduleFiles; f->path; ++f)
+    if (path == f->path)
+      return llvm::StringRef(f->bytes, f->size);
+  return std::nullopt;
+}
+
+std::vector<std::string> KernelRegistry::embeddedScheduleFiles() {
+  std::vector<std::string> out;
+  for (const EmbeddedScheduleFile *f = kScheduleFiles; f->path; ++f)
+    out.push_back(f->path);
+  llvm::sort(out);
+  return out;
+}
+
 llvm::StringRef KernelRegistry::embeddedText() {
   return llvm::StringRef(kEmbeddedRegistry, sizeof(kEmbeddedRegistry));
 }
 
-llvm::Expected<KernelRegistry> KernelRegistry::parse(llvm::StringRef text,
-                                                     llvm::StringRef fileName) {
+llvm::Expected<KernelRegistry>
+KernelRegistry::parse(llvm::StringRef text, llvm::StringRef fileName,
+                      ScheduleFileLookup schedules) {
   JSONReader reader(fileName);
   std::optional<llvm::json::Value> root = reader.parse(text);
   if (!root)
     return reader.takeError();
   KernelRegistry registry;
-  RegistryParser parser(reader);
+  RegistryParser parser(reader, schedules);
   if (!parser.parse(*root, registry.recordsById))
     return reader.takeError();
   return registry;

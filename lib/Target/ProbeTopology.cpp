@@ -71,6 +71,10 @@ static DeviceInfo hostFromProbe(const probe::ProbedDevice &cpu,
   host.dispatchOverheadNs = c.cpuDispatchOverheadNs;
   host.memoryBytes = cpu.memoryBytes;
   host.alignment = c.cpuAlignment;
+  // The code-generation target the probe saw; none (the compiling host)
+  // when it could not tell.
+  if (!cpu.targetCpu.empty())
+    host.cpuTarget = plan::CpuTarget{cpu.targetCpu, cpu.targetFeatures};
   return host;
 }
 

@@ -36,7 +36,9 @@ static constexpr llvm::StringLiteral kDeviceKeys[] = {
     "device",       "name",
     "cpu_type",     "peak_flops_per_ns",
     "bytes_per_ns", "dispatch_overhead_ns",
-    "memory_bytes", "alignment"};
+    "memory_bytes", "alignment",
+    "cpu_target"};
+static constexpr llvm::StringLiteral kCpuTargetKeys[] = {"cpu", "features"};
 static constexpr llvm::StringLiteral kLinkKeys[] = {
     "from", "to", "path_class", "bandwidth_bytes_per_s", "latency_ns"};
 
@@ -149,6 +151,34 @@ bool TopologyParser::parseDevice(const llvm::json::Value &value,
     if (!llvm::isPowerOf2_64(out.alignment))
       return r.fail(p,
                     "expected a power of two (bytes), got " + describeJSON(*v));
+  }
+  if (const llvm::json::Value *v = o->get("cpu_target")) {
+    std::string p = jsonField(path, "cpu_target");
+    if (!isCpu)
+      return r.fail(p, "only the host 'cpu' has a cpu_target");
+    plan::CpuTarget target;
+    if (v->kind() == llvm::json::Value::String) {
+      if (!r.readString(*v, p, target.cpu))
+        return false;
+    } else {
+      const llvm::json::Object *t = v->getAsObject();
+      if (!t)
+        return r.fail(p, "expected an LLVM CPU name or an object {\"cpu\": "
+                         "..., \"features\": ...}, got " +
+                             describeJSON(*v));
+      if (!r.checkKeys(*t, p, kCpuTargetKeys))
+        return false;
+      const llvm::json::Value *cpu = r.required(*t, p, "cpu");
+      if (!cpu || !r.readString(*cpu, jsonField(p, "cpu"), target.cpu))
+        return false;
+      if (const llvm::json::Value *f = t->get("features"))
+        if (!r.readString(*f, jsonField(p, "features"), target.features))
+          return false;
+    }
+    std::string problem = plan::validateCpuTarget(target);
+    if (!problem.empty())
+      return r.fail(p, "expected a valid CPU target, got " + problem);
+    out.cpuTarget = std::move(target);
   }
   return true;
 }
@@ -332,6 +362,15 @@ std::string printTopologyJSON(const Topology &input) {
           j.attribute("dispatch_overhead_ns", d.dispatchOverheadNs);
           j.attribute("memory_bytes", d.memoryBytes);
           j.attribute("alignment", d.alignment);
+          if (d.cpuTarget) {
+            if (d.cpuTarget->features.empty())
+              j.attribute("cpu_target", d.cpuTarget->cpu);
+            else
+              j.attributeObject("cpu_target", [&] {
+                j.attribute("cpu", d.cpuTarget->cpu);
+                j.attribute("features", d.cpuTarget->features);
+              });
+          }
         });
       }
     });
@@ -363,7 +402,8 @@ bool topologiesEqual(const Topology &a, const Topology &b) {
     if (p.device != q.device || p.name != q.name || p.cpuType != q.cpuType ||
         p.peakFlopsPerNs != q.peakFlopsPerNs || p.bytesPerNs != q.bytesPerNs ||
         p.dispatchOverheadNs != q.dispatchOverheadNs ||
-        p.memoryBytes != q.memoryBytes || p.alignment != q.alignment)
+        p.memoryBytes != q.memoryBytes || p.alignment != q.alignment ||
+        p.cpuTarget != q.cpuTarget)
       return false;
   }
   for (size_t i = 0; i < x.links.size(); ++i) {

@@ -58,3 +58,55 @@ func.func @kind_mismatch(%a: tensor<1024xf32>) -> tensor<1024xf32> {
   }
   return %0 : tensor<1024xf32>
 }
+
+// -----
+
+// Tests that a `fuel.kernel` naming no registered kernel is an error naming
+// the node and the kernel, with the kernels registered for the node there.
+
+func.func @kernel_unregistered(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>)
+    -> tensor<4x4xf32> {
+  // expected-error @+1 {{node 0 (matmul): kernel 'cpu.openblas.matmul_f64' is not registered; the kernels registered for op 'matmul' with dtypes (f32,f32->f32) on the admitted devices (cpu, cuda:0): cpu.blis.matmul_f32, cpu.generated.matmul_f32, cpu.openblas.matmul_f32, cuda.cublas.matmul_f32, cuda.generated.matmul_f32}}
+  %m = linalg.matmul {fuel.kernel = "cpu.openblas.matmul_f64"}
+      ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %m : tensor<4x4xf32>
+}
+
+// -----
+
+// Tests that a kernel of another op kind is refused, naming what it is
+// registered for.
+
+func.func @kernel_other_op(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>)
+    -> tensor<4x4xf32> {
+  // expected-error @+1 {{node 0 (matmul): kernel 'cpu.openblas.batch_matmul_f32' is registered for (cpu, batch_matmul, f32), not for op 'matmul' with dtypes (f32,f32->f32) on the admitted devices (cpu, cuda:0); the kernels registered for}}
+  %m = linalg.matmul {fuel.kernel = "cpu.openblas.batch_matmul_f32"}
+      ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %m : tensor<4x4xf32>
+}
+
+// -----
+
+// Tests that a kernel of a device the node may not use is refused: the node
+// is pinned to cpu, the kernel runs on cuda.
+
+func.func @kernel_not_admitted(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>)
+    -> tensor<4x4xf32> {
+  // expected-error @+1 {{node 0 (matmul): kernel 'cuda.cublas.matmul_f32' is registered for (cuda, matmul, f32), not for op 'matmul' with dtypes (f32,f32->f32) on the admitted devices (cpu); the kernels registered for op 'matmul' with dtypes (f32,f32->f32) on the admitted devices (cpu): cpu.blis.matmul_f32, cpu.generated.matmul_f32, cpu.openblas.matmul_f32}}
+  %m = linalg.matmul {fuel.kernel = "cuda.cublas.matmul_f32", fuel.pin = #fuel.device<cpu>}
+      ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %m : tensor<4x4xf32>
+}
+
+// -----
+
+// Tests that a kernel on an op with no backend at all names the kernel in
+// the NoBackendForOp message.
+
+func.func @kernel_no_backend(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %c: tensor<4x4xf16>)
+    -> tensor<4x4xf16> {
+  // expected-error @+1 {{node 0 (matmul) (kernel 'cpu.generated.matmul_f16'): no backend for op 'matmul' with dtypes (f16,f16->f16)}}
+  %m = linalg.matmul {fuel.kernel = "cpu.generated.matmul_f16"}
+      ins(%a, %b : tensor<4x8xf16>, tensor<8x4xf16>) outs(%c : tensor<4x4xf16>) -> tensor<4x4xf16>
+  return %m : tensor<4x4xf16>
+}

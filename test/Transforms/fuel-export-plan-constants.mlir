@@ -40,7 +40,7 @@ func.func @weights(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // After copy insertion the ops are: 0 %w, 1 %bias, 2 node 0, 3 its copy,
 // 4 node 1, 5 its copy, 6 the return.
-// CHECK:        "version": 2,
+// CHECK:        "version": 3,
 // CHECK:        "predicted_ns": {
 // CHECK-NEXT:     "total": 1021004,
 // CHECK-NEXT:     "nodes": 1001000,

@@ -49,8 +49,15 @@ func.func @staged(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>})
 }
 
 // CHECK:      {
-// CHECK-NEXT:   "version": 2,
+// CHECK-NEXT:   "version": 3,
 // CHECK-NEXT:   "topology_hash": "0x{{[0-9a-f]+}}",
+// CHECK-NEXT:   "config": {
+// CHECK-NEXT:     "price_transfers": true,
+// CHECK-NEXT:     "allow_cost_placement": true,
+// CHECK-NEXT:     "pinned_device": "cpu",
+// CHECK-NEXT:     "precision": "none",
+// CHECK-NEXT:     "kernel_sources": null
+// CHECK-NEXT:   },
 // CHECK-NEXT:   "functions": [
 // CHECK-NEXT:     {
 // CHECK-NEXT:       "name": "staged",
@@ -64,10 +71,12 @@ func.func @staged(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>})
 // CHECK-NEXT:         {
 // CHECK-NEXT:           "id": 0,
 // CHECK-NEXT:           "kind": "elementwise",
+// CHECK-NEXT:           "kernel": null,
 // CHECK-NEXT:           "placement": "cuda:0",
 // CHECK-NEXT:           "winner": {
 // CHECK-NEXT:             "kernel": "cuda.generated.elementwise_f32",
 // CHECK-NEXT:             "source": "generated",
+// CHECK-NEXT:             "revision": "0x0000000000000000",
 // CHECK-NEXT:             "time_ns": 1000,
 // CHECK-NEXT:             "time_source": "static"
 // CHECK-NEXT:           },
@@ -79,16 +88,19 @@ func.func @staged(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>})
 // CHECK-NEXT:         {
 // CHECK-NEXT:           "id": 1,
 // CHECK-NEXT:           "kind": "elementwise",
+// CHECK-NEXT:           "kernel": null,
 // CHECK-NEXT:           "placement": "cuda:1",
 // CHECK-NEXT:           "winner": {
 // CHECK-NEXT:             "kernel": "cuda.generated.elementwise_f32",
 // CHECK-NEXT:             "source": "generated",
+// CHECK-NEXT:             "revision": "0x0000000000000000",
 // CHECK-NEXT:             "time_ns": 2000,
 // CHECK-NEXT:             "time_source": "static"
 // CHECK-NEXT:           },
 // CHECK-NEXT:           "runner_up": {
 // CHECK-NEXT:             "kernel": "cuda.cublas.elementwise_f32",
 // CHECK-NEXT:             "source": "cublas",
+// CHECK-NEXT:             "revision": "0x0000000000000000",
 // CHECK-NEXT:             "time_ns": 2500,
 // CHECK-NEXT:             "time_source": "static"
 // CHECK-NEXT:           },
@@ -154,6 +166,7 @@ func.func @staged(%x: tensor<1000xf32> {fuel.residency = #fuel.device<cuda:0>})
 // UNPLACED-NEXT: "predicted_ns": null,
 // UNPLACED:      "id": 0,
 // UNPLACED-NEXT: "kind": "elementwise",
+// UNPLACED-NEXT: "kernel": null,
 // UNPLACED-NEXT: "placement": null,
 // UNPLACED-NEXT: "winner": {
 // UNPLACED-NEXT:   "kernel": "cuda.generated.elementwise_f32",

@@ -83,3 +83,15 @@ func.func @softmax_buffers(%a: memref<4x4xf32>, %b: memref<4x4xf32>) {
   linalg.softmax dimension(1) ins(%a : memref<4x4xf32>) outs(%b : memref<4x4xf32>)
   return
 }
+
+// -----
+
+// Tests that `fuel.kernel` on an op that does not become a node (here a
+// host op) is an error rather than silently ignored.
+
+func.func @kernel_on_host_op(%x: tensor<4xf32>, %y: tensor<2xf32>) -> tensor<6xf32> {
+  // expected-error @+1 {{'fuel.kernel' on 'tensor.concat', which is not a kernel-bearing op; only nodes choose among registry kernels}}
+  %c = tensor.concat dim(0) %x, %y {fuel.kernel = "cpu.generated.generic_f32"}
+      : (tensor<4xf32>, tensor<2xf32>) -> tensor<6xf32>
+  return %c : tensor<6xf32>
+}

@@ -582,3 +582,30 @@ func.func @second(%x: tensor<4xf32>) -> tensor<4xf32> {
   %a = linalg.exp ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
   return %a : tensor<4xf32>
 }
+
+// -----
+
+// tensor.pad and tensor.generate carry a scalar body, not control flow: they
+// stay host ops (the lowering compiles them as CPU kernels) and the node
+// reading them forms as usual.
+// CHECK-LABEL: func.func @host_regions
+// CHECK: %[[P:.+]] = tensor.pad
+// CHECK: %[[G:.+]] = tensor.generate
+// CHECK: fuel.node 0 elementwise (%[[P]], %[[G]])
+func.func @host_regions(%x: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  %c = arith.constant 1.0 : f32
+  %p = tensor.pad %x low[1, 0] high[1, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %c : f32
+  } : tensor<2x3xf32> to tensor<4x3xf32>
+  %g = tensor.generate {
+  ^bb0(%i: index, %j: index):
+    %s = arith.addi %i, %j : index
+    %t = arith.index_cast %s : index to i32
+    %f = arith.sitofp %t : i32 to f32
+    tensor.yield %f : f32
+  } : tensor<4x3xf32>
+  %e = tensor.empty() : tensor<4x3xf32>
+  %r = linalg.add ins(%p, %g : tensor<4x3xf32>, tensor<4x3xf32>) outs(%e : tensor<4x3xf32>) -> tensor<4x3xf32>
+  return %r : tensor<4x3xf32>
+}

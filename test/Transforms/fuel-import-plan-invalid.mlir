@@ -38,8 +38,8 @@ module {
 
 // Tests that a plan of a format version this build does not know (it
 // reads 1 and 2), or of none, is refused.
-// VERSION: error: invalid plan file '{{.*}}import-plan-version.json': version: unsupported version 3; this build reads versions 1 to 2
-// NO-VERSION: error: invalid plan file '{{.*}}import-plan-no-version.json': version: missing; this build reads versions 1 to 2
+// VERSION: error: invalid plan file '{{.*}}import-plan-version.json': version: unsupported version 4; this build reads versions 1 to 3
+// NO-VERSION: error: invalid plan file '{{.*}}import-plan-no-version.json': version: missing; this build reads versions 1 to 3
 
 // Tests that fields of the wrong form are reported with their JSON path.
 // DEVICE: error: invalid plan file '{{.*}}': functions[0].nodes[0].placement: expected a device ('cpu', 'cuda:N', 'vulkan:N') or null, got "gpu:0"

@@ -14,7 +14,7 @@
 // of its terms and as DOT, and replaying it pins every node to the device
 // it was placed on, giving the same placements.
 
-// JSON: "version": 2,
+// JSON: "version": 3,
 // JSON: "name": "mlp",
 // JSON: "predicted_ns": {
 // JSON-NEXT: "total": [[TOTAL:[0-9]+]],
@@ -24,4 +24,5 @@
 // DOT: cuda:0
 
 // PIN: fuel.node 0 matmul {{.*}} pin cuda:0 on cuda:0
-// PIN: fuel.node 3 softmax {{.*}} pin cuda:0 on cuda:0
+// PIN: fuel.node 4 matmul {{.*}} pin cuda:0 on cuda:0
+// PIN: fuel.node 6 softmax {{.*}} pin cpu on cpu

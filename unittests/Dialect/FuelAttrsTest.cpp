@@ -6,11 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuel/Dialect/Fuel/IR/CpuTarget.h"
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
 
 #include "gtest/gtest.h"
 
@@ -234,6 +237,40 @@ TEST_F(FuelAttrsTest, TopologyConversionAndHash) {
   EXPECT_EQ(back.contentHash(), attr.getHash());
   // Text round trip keeps the attribute identical.
   EXPECT_EQ(parse(print(attr)), attr);
+}
+
+// The cpu target survives the conversions and is what getCpuTarget reads
+// off a module; a module without a topology or without a target has none.
+TEST_F(FuelAttrsTest, CpuTarget) {
+  ::fuel::plan::Topology topology;
+  ::fuel::plan::DeviceInfo host;
+  host.device = ::fuel::plan::Device::cpu();
+  host.cpuType = true;
+  host.peakFlopsPerNs["f32"] = 32.0;
+  topology.devices = {host};
+  TopologyAttr plain = TopologyAttr::fromPlan(&ctx, topology);
+  topology.devices[0].cpuTarget =
+      ::fuel::plan::CpuTarget{"znver3", "+avx2,+fma"};
+  TopologyAttr targeted = TopologyAttr::fromPlan(&ctx, topology);
+  EXPECT_NE(plain.getHash(), targeted.getHash());
+  EXPECT_EQ(targeted.getDevices()[0].getCpuTarget(), "znver3");
+  EXPECT_EQ(targeted.getDevices()[0].getCpuFeatures(), "+avx2,+fma");
+  ASSERT_TRUE(targeted.toPlan().devices[0].cpuTarget.has_value());
+  EXPECT_EQ(*targeted.toPlan().devices[0].cpuTarget,
+            *topology.devices[0].cpuTarget);
+  EXPECT_EQ(parse(print(targeted)), targeted);
+
+  OpBuilder b(&ctx);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(b.getUnknownLoc());
+  EXPECT_FALSE(getCpuTarget(*module).has_value());
+  (*module)->setAttr(FuelDialect::kTopologyAttrName, plain);
+  EXPECT_FALSE(getCpuTarget(*module).has_value());
+  (*module)->setAttr(FuelDialect::kTopologyAttrName, targeted);
+  std::optional<std::pair<std::string, std::string>> target =
+      getCpuTarget(*module);
+  ASSERT_TRUE(target.has_value());
+  EXPECT_EQ(target->first, "znver3");
+  EXPECT_EQ(target->second, "+avx2,+fma");
 }
 
 } // namespace

@@ -170,6 +170,36 @@ TEST(TopologyTest, HashIgnoresOrderAndName) {
   EXPECT_NE(changed.contentHash(), a.contentHash());
 }
 
+// The host's cpu_target: in the canonical text (and hash) only when present,
+// checked for syntax, and only on the host.
+TEST(TopologyTest, CpuTarget) {
+  Topology plain = twoDevices();
+  Topology named = twoDevices();
+  named.devices[0].cpuTarget = CpuTarget{"x86-64-v3", ""};
+  Topology featured = twoDevices();
+  featured.devices[0].cpuTarget = CpuTarget{"x86-64-v3", "+avx2,-avx512f"};
+  EXPECT_EQ(named.validate(), "");
+  EXPECT_EQ(featured.validate(), "");
+  EXPECT_EQ(plain.canonicalText().find("cpu_target"), std::string::npos);
+  EXPECT_NE(named.canonicalText().find(" cpu_target=x86-64-v3;\n"),
+            std::string::npos);
+  EXPECT_NE(plain.contentHash(), named.contentHash());
+  EXPECT_NE(named.contentHash(), featured.contentHash());
+
+  Topology bad = twoDevices();
+  bad.devices[1].cpuTarget = CpuTarget{"sm_90", ""};
+  EXPECT_EQ(bad.validate(),
+            "device 'cuda:0' has a cpu_target; only the host 'cpu' has one");
+  EXPECT_EQ(validateCpuTarget({"", ""}),
+            "an empty CPU name (expected an LLVM CPU name such as "
+            "\"x86-64-v3\" or \"znver3\")");
+  EXPECT_NE(validateCpuTarget({"znver3", "avx2"}), "");
+  EXPECT_NE(validateCpuTarget({"znver3", "+avx2,"}), "");
+  EXPECT_NE(validateCpuTarget({"znver3", "+AVX2"}), "");
+  EXPECT_NE(validateCpuTarget({"zn ver3", ""}), "");
+  EXPECT_EQ(validateCpuTarget({"znver3", "+sse4.2,+avx512vl,-fma"}), "");
+}
+
 TEST(TopologyTest, FormatHash) {
   // Always sixteen digits, so hashes line up and compare as text.
   EXPECT_EQ(formatHash(0), "0x0000000000000000");

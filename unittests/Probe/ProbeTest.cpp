@@ -252,6 +252,23 @@ TEST(CpuInfoTest, ParsesArmAndGarbage) {
   EXPECT_EQ(junk.mhz, 0.0);
 }
 
+// Tests the cpu target the probe records: the x86-64 baseline plus the
+// features the code generator cares about, in a fixed order; nothing for a
+// CPU that is not x86.
+TEST(CpuInfoTest, CpuTargetFromFlags) {
+  std::vector<std::string> flags = {
+      "fpu",  "sse2",    "avx512vl", "fma",      "sse4_2",   "avx",     "avx2",
+      "bmi2", "avx512f", "f16c",     "avx512bw", "avx512dq", "avx512cd"};
+  EXPECT_EQ(cpuTargetCpuFromFlags(flags), "x86-64");
+  EXPECT_EQ(cpuTargetFeaturesFromFlags(flags),
+            "+sse4.2,+avx,+avx2,+fma,+f16c,+bmi2,+avx512f,+avx512bw,"
+            "+avx512vl,+avx512dq");
+  EXPECT_EQ(cpuTargetFeaturesFromFlags({"sse2", "avx"}), "+avx");
+  EXPECT_EQ(cpuTargetFeaturesFromFlags({"sse2"}), "");
+  EXPECT_EQ(cpuTargetCpuFromFlags({"fp", "asimd"}), "");
+  EXPECT_EQ(cpuTargetCpuFromFlags({}), "");
+}
+
 // Tests the widest-width rule of the flag fallback.
 TEST(CpuInfoTest, VectorBitsFromFlags) {
   EXPECT_EQ(vectorBitsFromFlags({}), 0u);

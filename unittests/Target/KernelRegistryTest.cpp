@@ -210,6 +210,99 @@ TEST(KernelRegistry, Revisions) {
   EXPECT_NE(changed.computeRevision(), base);
 }
 
+// The schedule file's bytes enter a generated record's revision: two
+// contents give two revisions, the same content the same one, and a file
+// that is present differs from one that is absent.
+TEST(KernelRegistry, ScheduleFileInRevision) {
+  KernelRecord r = *KernelRegistry::get().find("cpu.generated.matmul_f32");
+  KernelRecord a = r, b = r, absent = r;
+  a.scheduleFile = "transform.named_sequence @avx2() { transform.yield }\n";
+  b.scheduleFile = "transform.named_sequence @avx2() { transform.yield }\n ";
+  absent.scheduleFile.clear();
+  EXPECT_NE(a.computeRevision(), b.computeRevision());
+  EXPECT_NE(a.computeRevision(), absent.computeRevision());
+  KernelRecord again = r;
+  again.scheduleFile = a.scheduleFile;
+  EXPECT_EQ(again.computeRevision(), a.computeRevision());
+  // A library record has no schedule file: its revision ignores the field.
+  KernelRecord lib = *KernelRegistry::get().find("cpu.openblas.matmul_f32");
+  KernelRecord libWithFile = lib;
+  libWithFile.scheduleFile = a.scheduleFile;
+  EXPECT_EQ(lib.computeRevision(), libWithFile.computeRevision());
+}
+
+namespace {
+std::optional<llvm::StringRef> scheduleV1(llvm::StringRef path) {
+  if (path == "kernels/schedules/cpu/matmul.mlir")
+    return llvm::StringRef("// v1\n");
+  return std::nullopt;
+}
+std::optional<llvm::StringRef> scheduleV2(llvm::StringRef path) {
+  if (path == "kernels/schedules/cpu/matmul.mlir")
+    return llvm::StringRef("// v2\n");
+  return std::nullopt;
+}
+} // namespace
+
+// Parsing reads each generated record's schedule file through the lookup it
+// is given: editing a file's bytes changes that record's revision only.
+TEST(KernelRegistry, ParseHashesScheduleFiles) {
+  llvm::Expected<KernelRegistry> v1 = KernelRegistry::parse(
+      KernelRegistry::embeddedText(), "registry.json", &scheduleV1);
+  llvm::Expected<KernelRegistry> v2 = KernelRegistry::parse(
+      KernelRegistry::embeddedText(), "registry.json", &scheduleV2);
+  ASSERT_TRUE(bool(v1)) << llvm::toString(v1.takeError());
+  ASSERT_TRUE(bool(v2)) << llvm::toString(v2.takeError());
+  ASSERT_EQ(v1->records().size(), v2->records().size());
+  for (size_t i = 0; i < v1->records().size(); ++i) {
+    const KernelRecord &x = v1->records()[i], &y = v2->records()[i];
+    if (x.id == "cpu.generated.matmul_f32") {
+      EXPECT_EQ(x.scheduleFile, "// v1\n");
+      EXPECT_NE(x.revision, y.revision);
+    } else {
+      EXPECT_EQ(x.revision, y.revision) << x.id;
+    }
+  }
+}
+
+// The built-in registry hashes exactly the schedule files embedded at build
+// time, and every embedded file is one the tree holds under
+// kernels/schedules/<backend>/.
+TEST(KernelRegistry, EmbeddedScheduleFiles) {
+  for (const std::string &path : KernelRegistry::embeddedScheduleFiles()) {
+    EXPECT_TRUE(llvm::StringRef(path).starts_with("kernels/schedules/"))
+        << path;
+    EXPECT_TRUE(llvm::StringRef(path).ends_with(".mlir")) << path;
+  }
+  for (const KernelRecord &r : KernelRegistry::get().records()) {
+    std::optional<llvm::StringRef> file =
+        KernelRegistry::scheduleFileText(r.lowering);
+    if (r.source == KernelSource::Generated && file)
+      EXPECT_EQ(r.scheduleFile, file->str()) << r.id;
+    else
+      EXPECT_TRUE(r.scheduleFile.empty()) << r.id;
+  }
+}
+
+TEST(KernelRegistry, KernelSourcesOption) {
+  auto parse = [](llvm::StringRef text) -> std::string {
+    llvm::Expected<std::vector<KernelSource>> s = parseKernelSources(text);
+    if (!s)
+      return "error: " + llvm::toString(s.takeError());
+    return formatKernelSources(*s);
+  };
+  EXPECT_EQ(parse(""), "");
+  EXPECT_EQ(parse("generated"), "generated");
+  // Canonical: KernelSource order, no duplicates.
+  EXPECT_EQ(parse("openblas,generated,openblas"), "generated,openblas");
+  EXPECT_EQ(parse("cublas,blis"), "blis,cublas");
+  EXPECT_EQ(parse("mkl"), "error: unknown kernel source 'mkl' (expected "
+                          "generated, openblas, blis, cublas)");
+  EXPECT_EQ(parse("generated,"),
+            "error: empty kernel source name in 'generated,' (expected a "
+            "comma list of generated, openblas, blis, cublas)");
+}
+
 /// The embedded registry with its records in a shuffled order.
 std::string shuffledRegistry(uint64_t seed) {
   llvm::Expected<llvm::json::Value> doc =

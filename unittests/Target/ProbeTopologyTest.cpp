@@ -66,6 +66,23 @@ TEST(ProbeTopology, HostFromProbedPeak) {
   EXPECT_EQ(notes[0], "cuda: no driver");
 }
 
+// The probed cpu target becomes the host's cpu_target; a probe that saw
+// none leaves it absent (the compiling host).
+TEST(ProbeTopology, HostCpuTarget) {
+  probe::ProbeResult r;
+  r.devices.push_back(cpu(166.0));
+  llvm::Expected<Topology> none = topologyFromProbe(r, nullptr);
+  ASSERT_TRUE(bool(none)) << llvm::toString(none.takeError());
+  EXPECT_FALSE(none->devices[0].cpuTarget.has_value());
+  r.devices[0].targetCpu = "x86-64";
+  r.devices[0].targetFeatures = "+avx,+avx2,+fma";
+  llvm::Expected<Topology> t = topologyFromProbe(r, nullptr);
+  ASSERT_TRUE(bool(t)) << llvm::toString(t.takeError());
+  ASSERT_TRUE(t->devices[0].cpuTarget.has_value());
+  EXPECT_EQ(t->devices[0].cpuTarget->cpu, "x86-64");
+  EXPECT_EQ(t->devices[0].cpuTarget->features, "+avx,+avx2,+fma");
+}
+
 TEST(ProbeTopology, HostPeakFromCoresAndVectorWidth) {
   probe::ProbeResult r;
   r.devices.push_back(cpu(0));

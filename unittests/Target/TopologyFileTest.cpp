@@ -169,7 +169,8 @@ TEST(TopologyFileErrors, UnknownKeys) {
       parseError(withDevice(R"({"device": "cuda:0", "bandwith_per_ns": 3})")),
       "t.json: error: $.devices[1].bandwith_per_ns: unknown key "
       "(expected one of: device, name, cpu_type, peak_flops_per_ns, "
-      "bytes_per_ns, dispatch_overhead_ns, memory_bytes, alignment)");
+      "bytes_per_ns, dispatch_overhead_ns, memory_bytes, alignment, "
+      "cpu_target)");
   EXPECT_EQ(
       parseError(withLink(
           R"({"from": "cpu", "to": "cuda:0", "path_class": "peer", "latency": 1})")),

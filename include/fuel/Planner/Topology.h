@@ -40,6 +40,29 @@ struct PathDefaults {
 };
 PathDefaults pathClassDefaults(PathClass c);
 
+/// What the host's generated code is compiled for (docs/TOPOLOGY.md): an
+/// LLVM CPU name ("x86-64-v3", "znver3", "native" is not allowed: the
+/// compiler resolves the compiling host itself when a topology has no
+/// target) and LLVM target features ("+avx2,+fma"), possibly empty. Only
+/// the syntax is checked here; the compiler checks the names against LLVM.
+struct CpuTarget {
+  std::string cpu;
+  std::string features;
+
+  friend bool operator==(const CpuTarget &a, const CpuTarget &b) {
+    return a.cpu == b.cpu && a.features == b.features;
+  }
+  friend bool operator!=(const CpuTarget &a, const CpuTarget &b) {
+    return !(a == b);
+  }
+};
+
+/// Checks a CPU target's syntax: a non-empty CPU name of letters, digits,
+/// '-', '_' and '.'; features empty or a comma list of '+name' / '-name'
+/// (names of lower-case letters, digits, '-', '_' and '.'). Returns an empty
+/// string when valid, otherwise what is wrong.
+std::string validateCpuTarget(const CpuTarget &target);
+
 /// One device and what it can do. Absent figures fall back to the priors of
 /// SEMANTICS §3 step 6, with a warning, when a kernel time is computed.
 struct DeviceInfo {
@@ -60,6 +83,9 @@ struct DeviceInfo {
   uint64_t memoryBytes = 0;
   /// Required buffer alignment in bytes (a power of two).
   uint64_t alignment = 64;
+  /// The code-generation target, on the host `cpu` only; absent means the
+  /// compiling host. Part of the content hash only when present.
+  std::optional<CpuTarget> cpuTarget;
 };
 
 /// A directed link. Links are one-way; a pair of devices usually has two.
@@ -86,7 +112,8 @@ struct Topology {
   void canonicalize();
   /// Checks the structural rules: exactly one cpu, no duplicate devices,
   /// links between known, distinct devices, no duplicate links, non-negative
-  /// figures, positive bandwidths, power-of-two alignments. Returns an empty
+  /// figures, positive bandwidths, power-of-two alignments, a CPU target
+  /// only on the host and of valid syntax. Returns an empty
   /// string when valid, otherwise a message naming the first problem.
   std::string validate() const;
 

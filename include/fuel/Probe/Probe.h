@@ -57,6 +57,12 @@ struct ProbedDevice {
   /// SIMD width in bits (128/256/512) of the host or of a CPU-type Vulkan
   /// device; 0 if unknown.
   uint32_t vectorBits = 0;
+  /// The host's code-generation target in LLVM's names (cpu only): the CPU
+  /// name ("x86-64", the baseline, on x86; empty elsewhere or when unknown)
+  /// and the features the code generator cares about that /proc/cpuinfo
+  /// lists (cpuTargetFeaturesFromFlags). docs/PROBE.md.
+  std::string targetCpu;
+  std::string targetFeatures;
   /// Total memory in bytes (host RAM, device memory, or the device-local
   /// Vulkan heaps); 0 if unknown.
   uint64_t memoryBytes = 0;
@@ -153,6 +159,19 @@ struct CpuInfoText {
 /// Parses the text of /proc/cpuinfo. Unknown keys are ignored; missing keys
 /// leave the defaults.
 CpuInfoText parseCpuInfo(std::string_view text);
+
+/// The cpuinfo flags the CPU code generator cares about, mapped to LLVM
+/// feature names, in this fixed order: sse4_2 -> +sse4.2, avx, avx2, fma,
+/// f16c, bmi2, avx512f, avx512bw, avx512vl, avx512dq (the same names with a
+/// '+'). Returns them comma-separated ("+sse4.2,+avx,+avx2,+fma"); flags
+/// that are absent are left out, so an older CPU simply lists fewer.
+std::string cpuTargetFeaturesFromFlags(const std::vector<std::string> &flags);
+
+/// The LLVM CPU name the probe records for a host whose cpuinfo flags are
+/// `flags`: "x86-64" (the baseline; the features say the rest) when the
+/// flags are an x86 CPU's (they include sse2), otherwise empty (unknown: the
+/// compiler targets the compiling host).
+std::string cpuTargetCpuFromFlags(const std::vector<std::string> &flags);
 
 /// Returns the widest SIMD width in bits implied by cpuinfo flags: 512 for
 /// avx512f, 256 for avx2 or avx, 128 for sse2, asimd or neon; 0 otherwise.

@@ -45,16 +45,38 @@ struct CandidateQuery {
   /// The node's coupling entries; each is copied onto the candidates of its
   /// device.
   std::vector<NodeCoupling> couplings;
+  /// The node's `fuel.kernel` (SEMANTICS §1): when non-empty, only the
+  /// record with this kernel id gives candidates.
+  std::string kernelId;
+  /// The `kernel-sources` option (SEMANTICS §3 step 3): when non-empty,
+  /// only records of these sources give candidates.
+  std::vector<KernelSource> sources;
 };
 
 /// SEMANTICS §3 step 3: one candidate per record of `registry` for
 /// (query.op, query.dtypes) on each admitted device of that backend, in
 /// admitted-device order and, per device, in kernel id order; normalized,
-/// and not yet priced. Empty when no record matches on any admitted device:
-/// step 4's NoBackendForOp is the caller's to report.
+/// and not yet priced. Only records of `query.sources` (when set) and only
+/// the record `query.kernelId` (when set) count. Empty when no record
+/// matches on any admitted device: step 4's NoBackendForOp (or, with a
+/// restriction, explainEmptyEnumeration's message) is the caller's to
+/// report.
 std::vector<plan::Candidate>
 buildCandidates(const KernelRegistry &registry, const CandidateQuery &query,
                 llvm::ArrayRef<plan::AdmittedDevice> admitted);
+
+/// Why buildCandidates gave nothing for `query` on `admitted` although the
+/// registry has records for (op, dtypes) on one of the admitted devices'
+/// backends: the message names the forced kernel (and whether it is not
+/// registered at all, is registered for another op, dtype or backend, or is
+/// of a source `kernel-sources` excludes) or the sources that left nothing,
+/// with the kernels and sources that are registered there. Empty when the
+/// restrictions are not the reason (no record matches at all: that is
+/// NoBackendForOp).
+std::string
+explainEmptyEnumeration(const KernelRegistry &registry,
+                        const CandidateQuery &query,
+                        llvm::ArrayRef<plan::AdmittedDevice> admitted);
 
 /// What pricing reads of a node.
 struct PricingQuery {

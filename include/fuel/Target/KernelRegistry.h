@@ -44,6 +44,21 @@ std::optional<KernelSource> symbolizeKernelSource(std::string_view s);
 /// which exists for every backend.
 std::optional<plan::DeviceKind> libraryBackend(KernelSource source);
 
+/// Every kernel source, in KernelSource order.
+llvm::ArrayRef<KernelSource> allKernelSources();
+
+/// Parses the `kernel-sources` option (SEMANTICS §3 step 3, §9): a comma
+/// list of source names ("generated,openblas"). Empty text means every
+/// source and gives an empty list. The result is in KernelSource order
+/// without duplicates. An unknown or empty name is an error that names it
+/// and lists the known sources.
+llvm::Expected<std::vector<KernelSource>>
+parseKernelSources(llvm::StringRef text);
+
+/// The canonical spelling of a source list: the names in KernelSource order,
+/// comma-separated; "" for the empty list (every source).
+std::string formatKernelSources(llvm::ArrayRef<KernelSource> sources);
+
 /// The capability names a record may list: "strided_input" (reads operands
 /// through arbitrary strides without packing them first, SEMANTICS §3 step 5).
 llvm::ArrayRef<llvm::StringLiteral> knownKernelCaps();
@@ -103,6 +118,11 @@ struct KernelRecord {
   /// The codegen schedule (generated kernels) or the library call (library
   /// kernels), in words; hashed into the revision.
   std::string schedule;
+  /// The bytes of the schedule file `lowering` names, when the record is
+  /// generated and the file was in the tree at build time (embedded then,
+  /// see scheduleFileText()); empty otherwise. Hashed into the revision, so
+  /// editing a schedule file changes the revision of its record.
+  std::string scheduleFile;
   /// What lowering turns the record into: for a generated kernel its
   /// schedule file, `kernels/schedules/<backend>/<name>.mlir`; for a library
   /// kernel the runtime's shim entry, `fuel_shim_<source>_<name>` (names of
@@ -114,8 +134,8 @@ struct KernelRecord {
   /// Canonical text of every field but `schedule` and `revision`, doubles in
   /// hexadecimal floating point: the record part of the revision hash.
   std::string canonicalText() const;
-  /// llvm::xxh3_64bits over canonicalText(), the schedule text and
-  /// FUEL_VERSION (SEMANTICS §1).
+  /// llvm::xxh3_64bits over canonicalText(), the schedule text, the schedule
+  /// file's bytes (when present) and FUEL_VERSION (SEMANTICS §1).
   uint64_t computeRevision() const;
   /// Flops and bytes of one invocation, from the record's cost function.
   llvm::Expected<StaticCost> cost(const CostQuery &query) const;
@@ -154,10 +174,27 @@ public:
   /// The text of kernels/registry.json as embedded at build time.
   static llvm::StringRef embeddedText();
 
+  /// The bytes of the schedule file at `path` (relative to the source tree,
+  /// e.g. "kernels/schedules/cpu/matmul.mlir") as embedded at build time:
+  /// every kernels/schedules/<backend>/*.mlir file is. std::nullopt when no
+  /// such file was in the tree.
+  static std::optional<llvm::StringRef> scheduleFileText(llvm::StringRef path);
+
+  /// The embedded schedule files' paths, sorted.
+  static std::vector<std::string> embeddedScheduleFiles();
+
+  /// Looks up the bytes of a schedule file by its path; returns std::nullopt
+  /// when there is none.
+  using ScheduleFileLookup =
+      std::optional<llvm::StringRef> (*)(llvm::StringRef path);
+
   /// Parses and validates registry text. Errors name `fileName`, the JSON
-  /// position or path, and what was expected.
-  static llvm::Expected<KernelRegistry> parse(llvm::StringRef text,
-                                              llvm::StringRef fileName);
+  /// position or path, and what was expected. Each generated record's
+  /// `scheduleFile` is read through `schedules` (by default the files
+  /// embedded at build time) before its revision is computed.
+  static llvm::Expected<KernelRegistry>
+  parse(llvm::StringRef text, llvm::StringRef fileName,
+        ScheduleFileLookup schedules = &KernelRegistry::scheduleFileText);
 
   /// Every record, sorted by id.
   llvm::ArrayRef<KernelRecord> records() const { return recordsById; }

@@ -202,6 +202,26 @@ module attributes {fuel.topology = #fuel.topology<devices = [<cpu, alignment = 4
 
 // -----
 
+// expected-error @+1 {{invalid cpu_target of device 'cpu': feature "avx2" of "avx2" is not '+name' or '-name'}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu, cpu_target = "znver3", cpu_features = "avx2">]>} {}
+
+// -----
+
+// expected-error @+1 {{device 'cpu' has cpu_features but no cpu_target}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu, cpu_features = "+avx2">]>} {}
+
+// -----
+
+// expected-error @+1 {{device 'cuda:0' has a cpu_target; only the host 'cpu' has one}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0, cpu_target = "sm_90">]>} {}
+
+// -----
+
+// expected-error @+1 {{invalid cpu_target of device 'cpu': CPU name "x86 64" has a character that is not a letter, digit, '-', '_' or '.'}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu, cpu_target = "x86 64">]>} {}
+
+// -----
+
 // expected-error @+1 {{'fuel.topology' belongs on a builtin.module}}
 func.func @f() attributes {fuel.topology = #fuel.topology<devices = [<cpu>]>} { return }
 
@@ -229,6 +249,94 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = arith.negf %a {fuel.pin = "cuda:0"} : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Tests that `fuel.kernel` is a kernel id string of the registry's shape.
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'fuel.kernel' must be a kernel id string such as "cpu.openblas.matmul_f32", got 3 : i64}}
+  %0 = arith.negf %a {fuel.kernel = 3} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'fuel.kernel': kernel id 'openblas_sgemm' does not have three dot-separated parts; expected '<backend>.<source>.<op kind>_<suffix>' such as 'cpu.openblas.matmul_f32'}}
+  %0 = arith.negf %a {fuel.kernel = "openblas_sgemm"} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'fuel.kernel': kernel id 'tpu.generated.elementwise_f32' names an unknown backend 'tpu'}}
+  %0 = arith.negf %a {fuel.kernel = "tpu.generated.elementwise_f32"} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'fuel.kernel': kernel id 'cpu.mkl.elementwise_f32' names an unknown kernel source 'mkl'}}
+  %0 = arith.negf %a {fuel.kernel = "cpu.mkl.elementwise_f32"} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'fuel.kernel': kernel id 'cpu.generated.gemm_f32' has no '<op kind>_<suffix>' part of a known op kind and a suffix of [a-z0-9_]}}
+  %0 = arith.negf %a {fuel.kernel = "cpu.generated.gemm_f32"} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'fuel.kernel': kernel id 'cpu.generated.elementwise_F32' has no '<op kind>_<suffix>' part}}
+  %0 = arith.negf %a {fuel.kernel = "cpu.generated.elementwise_F32"} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Tests that a node's `kernel` clause is checked the same way.
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'fuel.node' op kernel id 'cpu.generated' does not have three dot-separated parts}}
+  %0 = fuel.node 0 elementwise (%a) : (tensor<4xf32>) -> tensor<4xf32> kernel "cpu.generated" {
+  ^bb0(%x: tensor<4xf32>):
+    %e = tensor.empty() : tensor<4xf32>
+    %r = linalg.exp ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    fuel.yield %r : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'kernel' is given more than once}}
+  %0 = fuel.node 0 elementwise (%a) : (tensor<4xf32>) -> tensor<4xf32> kernel "cpu.generated.elementwise_f32" kernel "cpu.generated.elementwise_f32" {
+  ^bb0(%x: tensor<4xf32>):
+    fuel.yield %x : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Tests that the configuration's kernel sources are known and canonical.
+
+// expected-error @+1 {{invalid kernel sources 'mkl': unknown kernel source 'mkl' (expected generated, openblas, blis, cublas)}}
+module attributes {fuel.config = #fuel.config<price_transfers = true, allow_cost_placement = true, pinned_device = cpu, precision = "none", kernel_sources = "mkl">} {}
+
+// -----
+
+// expected-error @+1 {{kernel sources 'openblas,generated' are not in canonical form; write 'generated,openblas'}}
+module attributes {fuel.config = #fuel.config<price_transfers = true, allow_cost_placement = true, pinned_device = cpu, precision = "none", kernel_sources = "openblas,generated">} {}
 
 // -----
 

@@ -25,14 +25,14 @@ func.func @plain(%x: tensor<64x256xf32>, %w: tensor<256x512xf32>) -> tensor<64x5
 
 // CHECK-LABEL: func.func @planned
 func.func @planned(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
-  // CHECK: fuel.node 1 elementwise (%{{.*}}) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) pin cpu on cpu destructive coupling [#fuel.coupling<on = cpu, node = 2, backend = cuda, delta_ns = -7>] alternatives #alts attributes {note = "kept"} {
+  // CHECK: fuel.node 1 elementwise (%{{.*}}) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) pin cpu kernel "cpu.generated.elementwise_f32" on cpu destructive coupling [#fuel.coupling<on = cpu, node = 2, backend = cuda, delta_ns = -7>] alternatives #alts attributes {note = "kept"} {
   %r:2 = fuel.node 1 elementwise (%x) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
       alternatives #fuel.alternatives<
         decision = <op = elementwise, dtype = f32, size_class = 0x02, device = cpu>,
         [#fuel.candidate<"cpu.generated.elementwise_f32", source = "generated", device = cpu,
            precision = deterministic, cost = <flops = 4, bytes = 32, overhead_ns = 0>,
            time_ns = 1008 static, host_bytes = 48, device_bytes = 0>]>
-      on cpu pin cpu destructive
+      on cpu pin cpu destructive kernel "cpu.generated.elementwise_f32"
       coupling [#fuel.coupling<on = cpu, node = 2, backend = cuda, delta_ns = -7>]
       attributes {note = "kept"} {
   ^bb0(%a: tensor<4xf32>):

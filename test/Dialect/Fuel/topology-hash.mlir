@@ -28,3 +28,21 @@ module attributes {fuel.topology = #fuel.topology<devices = [
     <cuda:0, peak = {f32 = 100.0}>, <cpu, cpu_type, peak = {f32 = 8.0}>],
   links = [<cuda:0 -> cpu, bandwidth = 2000, latency_ns = 1, class = "device-copy">,
            <cpu -> cuda:0, bandwidth = 1000, latency_ns = 1, class = "device-copy">]>} {}
+
+// -----
+
+// Tests that a cpu_target enters the hash (the first case above, the same
+// machine without a target, hashes 0xdad908a1547e3426), and that the
+// features do too.
+
+// CHECK-NOT: 0xdad908a1547e3426
+// CHECK: devices = [<cpu, name = "a", cpu_type, peak = {f32 = 8.000000e+00}, dispatch_ns = 0, memory = 0, alignment = 64, cpu_target = "x86-64-v3">]
+module attributes {fuel.topology = #fuel.topology<
+    devices = [<cpu, name = "a", cpu_type, peak = {f32 = 8.0}, cpu_target = "x86-64-v3">]>} {}
+
+// -----
+
+// CHECK-NOT: 0xdad908a1547e3426
+// CHECK: cpu_target = "x86-64-v3", cpu_features = "+avx2">]
+module attributes {fuel.topology = #fuel.topology<
+    devices = [<cpu, name = "a", cpu_type, peak = {f32 = 8.0}, cpu_target = "x86-64-v3", cpu_features = "+avx2">]>} {}

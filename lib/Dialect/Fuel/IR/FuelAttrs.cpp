@@ -14,7 +14,10 @@
 #include "fuel/Planner/PrecisionRules.h"
 #include "fuel/Planner/SizeClass.h"
 
+#include "fuel/Dialect/Fuel/IR/CpuTarget.h"
+
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -970,7 +973,8 @@ LogicalResult
 DeviceInfoAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        DeviceAttr device, StringRef name, bool cpuType,
                        DictionaryAttr peak, FloatAttr bytesPerNs,
-                       int64_t dispatchNs, int64_t memory, int64_t alignment) {
+                       int64_t dispatchNs, int64_t memory, int64_t alignment,
+                       StringRef cpuTarget, StringRef cpuFeatures) {
   if (!device || !peak)
     return emitError() << "device_info needs a device and a peak dictionary";
   for (NamedAttribute entry : peak) {
@@ -994,6 +998,18 @@ DeviceInfoAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (alignment <= 0 || (alignment & (alignment - 1)) != 0)
     return emitError() << "device '" << device.str()
                        << "' needs an alignment that is a power of two";
+  if (cpuTarget.empty() && !cpuFeatures.empty())
+    return emitError() << "device '" << device.str()
+                       << "' has cpu_features but no cpu_target";
+  if (!cpuTarget.empty()) {
+    if (!toPlan(device).isHost())
+      return emitError() << "device '" << device.str()
+                         << "' has a cpu_target; only the host 'cpu' has one";
+    std::string problem =
+        ::fuel::plan::validateCpuTarget({cpuTarget.str(), cpuFeatures.str()});
+    if (!problem.empty())
+      return emitError() << "invalid cpu_target of device 'cpu': " << problem;
+  }
   return success();
 }
 
@@ -1017,14 +1033,15 @@ LogicalResult LinkAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 Attribute DeviceInfoAttr::parse(AsmParser &parser, Type) {
   MLIRContext *ctx = parser.getContext();
   SMLoc loc = parser.getCurrentLocation();
-  std::string name;
+  std::string name, cpuTarget, cpuFeatures;
   bool cpuType = false;
   DictionaryAttr peak = DictionaryAttr::get(ctx);
   FloatAttr bytesPerNs;
   int64_t dispatchNs = 0, memory = 0, alignment = 64;
   FieldListParser fields(parser, "device_info",
                          {"name", "cpu_type", "peak", "bytes_per_ns",
-                          "dispatch_ns", "memory", "alignment"});
+                          "dispatch_ns", "memory", "alignment", "cpu_target",
+                          "cpu_features"});
   if (parser.parseLess())
     return {};
   FailureOr<DeviceAttr> device = DeviceAttr::parseBare(parser);
@@ -1044,6 +1061,10 @@ Attribute DeviceInfoAttr::parse(AsmParser &parser, Type) {
           return failure();
         if (key == "name")
           return parser.parseString(&name);
+        if (key == "cpu_target")
+          return parser.parseString(&cpuTarget);
+        if (key == "cpu_features")
+          return parser.parseString(&cpuFeatures);
         if (key == "peak")
           return parser.parseAttribute(peak);
         double v;
@@ -1054,9 +1075,9 @@ Attribute DeviceInfoAttr::parse(AsmParser &parser, Type) {
       }) ||
       parser.parseGreater())
     return {};
-  return DeviceInfoAttr::getChecked([&] { return parser.emitError(loc); }, ctx,
-                                    *device, name, cpuType, peak, bytesPerNs,
-                                    dispatchNs, memory, alignment);
+  return DeviceInfoAttr::getChecked(
+      [&] { return parser.emitError(loc); }, ctx, *device, name, cpuType, peak,
+      bytesPerNs, dispatchNs, memory, alignment, cpuTarget, cpuFeatures);
 }
 
 void DeviceInfoAttr::print(AsmPrinter &printer) const {
@@ -1081,8 +1102,16 @@ void DeviceInfoAttr::print(AsmPrinter &printer) const {
     printer.printAttributeWithoutType(bw);
   }
   printer << ", dispatch_ns = " << getDispatchNs()
-          << ", memory = " << getMemory() << ", alignment = " << getAlignment()
-          << '>';
+          << ", memory = " << getMemory() << ", alignment = " << getAlignment();
+  if (!getCpuTarget().empty()) {
+    printer << ", cpu_target = ";
+    printer.printString(getCpuTarget());
+  }
+  if (!getCpuFeatures().empty()) {
+    printer << ", cpu_features = ";
+    printer.printString(getCpuFeatures());
+  }
+  printer << '>';
 }
 
 Attribute LinkAttr::parse(AsmParser &parser, Type) {
@@ -1153,6 +1182,9 @@ buildPlanTopology(ArrayRef<DeviceInfoAttr> devices, ArrayRef<LinkAttr> links) {
     d.dispatchOverheadNs = info.getDispatchNs();
     d.memoryBytes = uint64_t(info.getMemory());
     d.alignment = uint64_t(info.getAlignment());
+    if (!info.getCpuTarget().empty())
+      d.cpuTarget = ::fuel::plan::CpuTarget{info.getCpuTarget().str(),
+                                            info.getCpuFeatures().str()};
     topology.devices.push_back(std::move(d));
   }
   for (LinkAttr link : links) {
@@ -1183,10 +1215,11 @@ LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // Each record is checked by its own verifier (records built with the
   // unchecked `get` are re-checked here); the whole by the planner's rules.
   for (DeviceInfoAttr d : devices)
-    if (!d || failed(DeviceInfoAttr::verify(
-                  emitError, d.getDevice(), d.getName(), d.getCpuType(),
-                  d.getPeak(), d.getBytesPerNs(), d.getDispatchNs(),
-                  d.getMemory(), d.getAlignment())))
+    if (!d ||
+        failed(DeviceInfoAttr::verify(
+            emitError, d.getDevice(), d.getName(), d.getCpuType(), d.getPeak(),
+            d.getBytesPerNs(), d.getDispatchNs(), d.getMemory(),
+            d.getAlignment(), d.getCpuTarget(), d.getCpuFeatures())))
       return d ? failure() : emitError() << "topology device is null";
   for (LinkAttr l : links)
     if (!l || failed(LinkAttr::verify(emitError, l.getFrom(), l.getTo(),
@@ -1203,6 +1236,19 @@ LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " does not match its content (expected "
                        << ::fuel::plan::formatHash(expected) << ")";
   return success();
+}
+
+std::optional<std::pair<std::string, std::string>>
+mlir::fuel::getCpuTarget(ModuleOp module) {
+  auto topology =
+      module->getAttrOfType<TopologyAttr>(FuelDialect::kTopologyAttrName);
+  if (!topology)
+    return std::nullopt;
+  for (DeviceInfoAttr info : topology.getDevices())
+    if (toPlan(info.getDevice()).isHost() && !info.getCpuTarget().empty())
+      return std::make_pair(info.getCpuTarget().str(),
+                            info.getCpuFeatures().str());
+  return std::nullopt;
 }
 
 ::fuel::plan::Topology TopologyAttr::toPlan() const {
@@ -1222,7 +1268,9 @@ TopologyAttr TopologyAttr::fromPlan(MLIRContext *ctx,
         ctx, mlir::fuel::fromPlan(ctx, d.device), d.name, d.cpuType,
         DictionaryAttr::get(ctx, peak),
         d.bytesPerNs ? getF64(ctx, *d.bytesPerNs) : FloatAttr(),
-        d.dispatchOverheadNs, int64_t(d.memoryBytes), int64_t(d.alignment)));
+        d.dispatchOverheadNs, int64_t(d.memoryBytes), int64_t(d.alignment),
+        d.cpuTarget ? StringRef(d.cpuTarget->cpu) : StringRef(),
+        d.cpuTarget ? StringRef(d.cpuTarget->features) : StringRef()));
   }
   SmallVector<LinkAttr> links;
   for (const ::fuel::plan::Link &l : topology.links) {
@@ -1307,7 +1355,17 @@ void TopologyAttr::print(AsmPrinter &printer) const {
 
 LogicalResult
 PlanConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool, bool,
-                       DeviceAttr, StringRef precision) {
+                       DeviceAttr, StringRef precision,
+                       StringRef kernelSources) {
+  llvm::Expected<std::vector<::fuel::target::KernelSource>> sources =
+      ::fuel::target::parseKernelSources(kernelSources);
+  if (!sources)
+    return emitError() << "invalid kernel sources '" << kernelSources
+                       << "': " << llvm::toString(sources.takeError());
+  if (::fuel::target::formatKernelSources(*sources) != kernelSources)
+    return emitError() << "kernel sources '" << kernelSources
+                       << "' are not in canonical form; write '"
+                       << ::fuel::target::formatKernelSources(*sources) << "'";
   llvm::Expected<::fuel::plan::Precision> parsed =
       ::fuel::plan::parsePrecisionRequirement(precision);
   if (!parsed)
@@ -1319,6 +1377,18 @@ PlanConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool, bool,
                        << ::fuel::plan::formatPrecisionRequirement(*parsed)
                        << "'";
   return success();
+}
+
+std::vector<::fuel::target::KernelSource>
+PlanConfigAttr::getSourceList() const {
+  llvm::Expected<std::vector<::fuel::target::KernelSource>> sources =
+      ::fuel::target::parseKernelSources(getKernelSources());
+  // The verifier accepted the text, so this cannot fail.
+  if (!sources) {
+    llvm::consumeError(sources.takeError());
+    return {};
+  }
+  return *sources;
 }
 
 ::fuel::plan::Precision PlanConfigAttr::getRequirement() const {
@@ -1349,9 +1419,12 @@ Attribute PlanConfigAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   bool price = true, allow = true;
   DeviceAttr pinned;
-  std::string precision = "none";
+  std::string precision = "none", kernelSources;
   static constexpr StringRef all[] = {"price_transfers", "allow_cost_placement",
-                                      "pinned_device", "precision"};
+                                      "pinned_device", "precision",
+                                      "kernel_sources"};
+  static constexpr StringRef required[] = {
+      "price_transfers", "allow_cost_placement", "pinned_device", "precision"};
   FieldListParser fields(parser, "config", all);
   if (parser.parseLess() || fields.parse([&](StringRef key) -> ParseResult {
         if (key == "price_transfers")
@@ -1371,13 +1444,16 @@ Attribute PlanConfigAttr::parse(AsmParser &parser, Type) {
           pinned = *device;
           return success();
         }
+        if (key == "kernel_sources")
+          return failure(parser.parseEqual() ||
+                         parser.parseString(&kernelSources));
         return failure(parser.parseEqual() || parser.parseString(&precision));
       }) ||
-      parser.parseGreater() || fields.require(loc, all))
+      parser.parseGreater() || fields.require(loc, required))
     return {};
   return PlanConfigAttr::getChecked([&] { return parser.emitError(loc); },
                                     parser.getContext(), price, allow, pinned,
-                                    precision);
+                                    precision, kernelSources);
 }
 
 void PlanConfigAttr::print(AsmPrinter &printer) const {
@@ -1391,6 +1467,10 @@ void PlanConfigAttr::print(AsmPrinter &printer) const {
     printer << "none";
   printer << ", precision = ";
   printer.printString(getPrecision());
+  if (!getKernelSources().empty()) {
+    printer << ", kernel_sources = ";
+    printer.printString(getKernelSources());
+  }
   printer << '>';
 }
 

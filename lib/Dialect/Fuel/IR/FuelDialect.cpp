@@ -1,16 +1,22 @@
 //===- FuelDialect.cpp - The fuel dialect ---------------------------------===//
 //
 // Dialect registration, aliases for the large attributes, and verification of
-// the discardable attributes frontends attach (`fuel.pin`, `fuel.residency`,
-// `fuel.destructive`, `fuel.coupling`) and of the stamped `fuel.topology`.
+// the discardable attributes frontends attach (`fuel.pin`, `fuel.kernel`,
+// `fuel.residency`, `fuel.destructive`, `fuel.coupling`) and of the stamped
+// `fuel.topology`.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 
+#include "fuel/Planner/Device.h"
+#include "fuel/Planner/OpKind.h"
+#include "fuel/Target/KernelRegistry.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::fuel;
@@ -112,12 +118,61 @@ static LogicalResult verifyKernelAttribute(Operation *op, StringRef name,
   return success();
 }
 
+std::string mlir::fuel::kernelIdShapeProblem(StringRef id) {
+  auto fail = [&](const Twine &why) -> std::string {
+    return ("kernel id '" + id + "' " + why +
+            "; expected '<backend>.<source>.<op kind>_<suffix>' such as "
+            "'cpu.openblas.matmul_f32'")
+        .str();
+  };
+  SmallVector<StringRef, 3> parts;
+  id.split(parts, '.');
+  if (parts.size() != 3)
+    return fail("does not have three dot-separated parts");
+  if (!::fuel::plan::symbolizeDeviceKind(parts[0].str()))
+    return fail("names an unknown backend '" + parts[0] + "'");
+  if (!::fuel::target::symbolizeKernelSource(parts[1].str()))
+    return fail("names an unknown kernel source '" + parts[1] + "'");
+  // The op kind is a known prefix followed by '_' and a snake-case suffix.
+  StringRef rest = parts[2];
+  for (::fuel::plan::OpKind kind : ::fuel::kAllOpKinds) {
+    StringRef name = ::fuel::plan::stringifyOpKind(kind);
+    if (rest.starts_with(name) && rest.size() > name.size() + 1 &&
+        rest[name.size()] == '_' &&
+        llvm::all_of(rest.drop_front(name.size() + 1), [](char c) {
+          return llvm::isLower(c) || llvm::isDigit(c) || c == '_';
+        }))
+      return {};
+  }
+  return fail("has no '<op kind>_<suffix>' part of a known op kind and a "
+              "suffix of [a-z0-9_]");
+}
+
+LogicalResult
+mlir::fuel::verifyKernelIdShape(function_ref<InFlightDiagnostic()> emitError,
+                                StringRef id) {
+  std::string problem = kernelIdShapeProblem(id);
+  if (problem.empty())
+    return success();
+  return emitError() << problem;
+}
+
 LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attribute) {
   StringRef name = attribute.getName().getValue();
   Attribute value = attribute.getValue();
   if (name == kPinAttrName)
     return verifyDeviceAnnotation(op, name, value);
+  if (name == kKernelAttrName) {
+    auto id = dyn_cast<StringAttr>(value);
+    if (!id)
+      return op->emitError() << "'" << name
+                             << "' must be a kernel id string such as "
+                                "\"cpu.openblas.matmul_f32\", got "
+                             << value;
+    return verifyKernelIdShape(
+        [&] { return op->emitError() << "'" << name << "': "; }, id.getValue());
+  }
   if (name == kDestructiveAttrName) {
     if (!isa<UnitAttr>(value))
       return op->emitError()

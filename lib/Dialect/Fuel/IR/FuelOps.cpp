@@ -99,7 +99,7 @@ DecisionAttr NodeOp::getDecision() {
 
 // Syntax:
 //   fuel.node <id> <kind> (<operands>) : <function-type>
-//       [pin <placement>] [on <placement>] [destructive]
+//       [pin <placement>] [kernel "<kernel id>"] [on <placement>] [destructive]
 //       [coupling [...]] [alternatives <attr>] [attributes {...}] <region>
 ParseResult NodeOp::parse(OpAsmParser &parser, OperationState &result) {
   MLIRContext *ctx = parser.getContext();
@@ -134,9 +134,9 @@ ParseResult NodeOp::parse(OpAsmParser &parser, OperationState &result) {
   while (true) {
     SMLoc clauseLoc = parser.getCurrentLocation();
     StringRef clause;
-    if (failed(parser.parseOptionalKeyword(&clause, {"pin", "on", "destructive",
-                                                     "coupling", "alternatives",
-                                                     "next_best"})))
+    if (failed(parser.parseOptionalKeyword(
+            &clause, {"pin", "kernel", "on", "destructive", "coupling",
+                      "alternatives", "next_best"})))
       break;
     if (!seen.insert(clause).second)
       return parser.emitError(clauseLoc)
@@ -146,6 +146,11 @@ ParseResult NodeOp::parse(OpAsmParser &parser, OperationState &result) {
       if (parsePlacement(parser, placement))
         return failure();
       (clause == "pin" ? props.pin : props.placement) = placement;
+    } else if (clause == "kernel") {
+      std::string id;
+      if (parser.parseString(&id))
+        return failure();
+      props.kernel = StringAttr::get(ctx, id);
     } else if (clause == "destructive") {
       props.destructive = UnitAttr::get(ctx);
     } else if (clause == "next_best") {
@@ -182,6 +187,10 @@ void NodeOp::print(OpAsmPrinter &p) {
   if (PlacementAttrInterface pin = getPinAttr()) {
     p << " pin ";
     printPlacement(p, pin);
+  }
+  if (StringAttr kernel = getKernelAttr()) {
+    p << " kernel ";
+    p.printString(kernel.getValue());
   }
   if (PlacementAttrInterface placement = getPlacementAttr()) {
     p << " on ";
@@ -303,6 +312,10 @@ LogicalResult NodeOp::verify() {
       return emitOpError() << "is placed on '" << placed.str()
                            << "' but pinned to " << pin;
   }
+  if (StringAttr kernel = getKernelAttr())
+    if (failed(verifyKernelIdShape([&] { return emitOpError(); },
+                                   kernel.getValue())))
+      return failure();
   if (ArrayAttr coupling = getCouplingAttr())
     for (auto [index, entry] : llvm::enumerate(coupling))
       if (!cast<CouplingAttr>(entry).getOn())

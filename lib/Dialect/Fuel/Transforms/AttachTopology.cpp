@@ -47,6 +47,14 @@ struct AttachTopologyPass
       return signalPassFailure();
     }
 
+    llvm::Expected<std::vector<::fuel::target::KernelSource>> sources =
+        ::fuel::target::parseKernelSources(kernelSources);
+    if (!sources) {
+      module.emitError() << "invalid 'kernel-sources' option '" << kernelSources
+                         << "': " << llvm::toString(sources.takeError());
+      return signalPassFailure();
+    }
+
     // The topology: an explicit one, else the module's, else the default.
     auto existing =
         module->getAttrOfType<TopologyAttr>(FuelDialect::kTopologyAttrName);
@@ -100,7 +108,8 @@ struct AttachTopologyPass
     module->setAttr(
         FuelDialect::kConfigAttrName,
         PlanConfigAttr::get(ctx, priceTransfers, allowCostPlacement, pinned,
-                            plan::formatPrecisionRequirement(*requirement)));
+                            plan::formatPrecisionRequirement(*requirement),
+                            ::fuel::target::formatKernelSources(*sources)));
   }
 };
 } // namespace

@@ -69,6 +69,20 @@ void EnumerateCandidatesPass::runOnOperation() {
   MLIRContext *ctx = &getContext();
   const target::KernelRegistry &registry = getKernelRegistry(ctx);
   PlanConfigAttr config = planCtx->config;
+  // SEMANTICS §3 step 3: the admitted kernel sources, from the option, else
+  // the configuration.
+  std::vector<target::KernelSource> sources = config.getSourceList();
+  if (!kernelSources.empty()) {
+    llvm::Expected<std::vector<target::KernelSource>> parsed =
+        target::parseKernelSources(kernelSources);
+    if (!parsed) {
+      emitFunctionError(func)
+          << "invalid 'kernel-sources' option '" << kernelSources
+          << "': " << llvm::toString(parsed.takeError());
+      return signalPassFailure();
+    }
+    sources = std::move(*parsed);
+  }
   std::optional<plan::Device> pipelineDevice;
   if (DeviceAttr d = config.getPinnedDevice())
     pipelineDevice = toPlan(d);
@@ -132,6 +146,8 @@ void EnumerateCandidatesPass::runOnOperation() {
         os << k << '=' << v << ';';
       if (std::optional<ArrayAttr> c = node.getCoupling())
         os << '|' << c->getAsOpaquePointer();
+      if (StringAttr kernel = node.getKernelAttr())
+        os << "|kernel=" << kernel.getValue();
     }
     auto it = memo.find(key);
     if (it == memo.end()) {
@@ -149,16 +165,30 @@ void EnumerateCandidatesPass::runOnOperation() {
       query.dtypes = facts->dtypes.flat();
       query.params.assign(facts->params.begin(), facts->params.end());
       query.couplings = nodeCouplings(node);
+      if (StringAttr kernel = node.getKernelAttr())
+        query.kernelId = kernel.getValue().str();
+      query.sources = sources;
       std::vector<plan::Candidate> candidates =
           target::buildCandidates(registry, query, *admitted);
-      // Step 4: no variant anywhere.
       if (candidates.empty()) {
+        // The node's kernel or the kernel sources left nothing.
+        std::string why =
+            target::explainEmptyEnumeration(registry, query, *admitted);
+        if (!why.empty()) {
+          node.emitError() << describeNode(node) << ": " << why;
+          failedAny = true;
+          continue;
+        }
+        // Step 4: no variant anywhere.
+        std::string prefix = describeNode(node);
+        if (!query.kernelId.empty())
+          prefix += " (kernel '" + query.kernelId + "')";
         (void)emitPlanError(node,
                             plan::PlanError::noBackendForOp(
                                 std::string(plan::stringifyOpKind(kind)),
                                 facts->dtypes.str(), devicesPresent,
                                 registered),
-                            describeNode(node) + ": ");
+                            prefix + ": ");
         failedAny = true;
         continue;
       }

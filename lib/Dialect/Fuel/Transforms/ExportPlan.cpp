@@ -46,7 +46,8 @@ static void writeDevice(llvm::json::OStream &j, DeviceAttr device) {
     j.value(nullptr);
 }
 
-/// Writes a candidate as {kernel, source, time_ns, time_source}, or null.
+/// Writes a candidate as {kernel, source, revision, time_ns, time_source},
+/// or null.
 static void writeCandidate(llvm::json::OStream &j, CandidateAttr c) {
   if (!c) {
     j.value(nullptr);
@@ -55,6 +56,7 @@ static void writeCandidate(llvm::json::OStream &j, CandidateAttr c) {
   j.object([&] {
     j.attribute("kernel", c.getKernelId());
     j.attribute("source", c.getSource());
+    j.attribute("revision", plan::formatHash(c.getRevision()));
     j.attribute("time_ns", c.getTimeNs());
     j.attribute("time_source", stringifyTimeSource(c.getTimeSource()));
   });
@@ -106,6 +108,12 @@ static void writeFunction(llvm::json::OStream &j, func::FuncOp func,
         j.object([&] {
           j.attribute("id", node.getIdAttr().getInt());
           j.attribute("kind", stringifyOpKind(node.getKind()));
+          j.attributeBegin("kernel");
+          if (StringAttr kernel = node.getKernelAttr())
+            j.value(kernel.getValue());
+          else
+            j.value(nullptr);
+          j.attributeEnd();
           j.attributeBegin("placement");
           writeDevice(j, dyn_cast_or_null<DeviceAttr>(node.getPlacementAttr()));
           j.attributeEnd();
@@ -193,6 +201,30 @@ void ExportPlanPass::runOnOperation() {
     j.object([&] {
       j.attribute("version", kPlanFormatVersion);
       j.attribute("topology_hash", plan::formatHash(topology.getHash()));
+      j.attributeBegin("config");
+      if (auto config = module->getAttrOfType<PlanConfigAttr>(
+              FuelDialect::kConfigAttrName))
+        j.object([&] {
+          j.attribute("price_transfers", config.getPriceTransfers());
+          j.attribute("allow_cost_placement", config.getAllowCostPlacement());
+          j.attributeBegin("pinned_device");
+          writeDevice(j, config.getPinnedDevice());
+          j.attributeEnd();
+          j.attribute("precision", config.getPrecision());
+          // null: every source.
+          j.attributeBegin("kernel_sources");
+          if (config.getKernelSources().empty())
+            j.value(nullptr);
+          else
+            j.array([&] {
+              for (::fuel::target::KernelSource k : config.getSourceList())
+                j.value(std::string(::fuel::target::stringifyKernelSource(k)));
+            });
+          j.attributeEnd();
+        });
+      else
+        j.value(nullptr);
+      j.attributeEnd();
       j.attributeArray("functions", [&] {
         for (func::FuncOp func : module.getOps<func::FuncOp>())
           if (!func.isExternal())

@@ -102,7 +102,15 @@ void FilterCandidatesPass::runOnOperation() {
       it = memo.try_emplace(key, std::move(outcome)).first;
     }
     if (!it->second.set) {
-      node.emitError() << describeNode(node) << ": " << it->second.error;
+      InFlightDiagnostic diag = node.emitError() << describeNode(node) << ": "
+                                                 << it->second.error;
+      // Say what narrowed the candidates before the filter saw them.
+      if (StringAttr kernel = node.getKernelAttr())
+        diag << "; enumeration admitted only the node's kernel '"
+             << kernel.getValue() << "'";
+      else if (!planCtx->config.getKernelSources().empty())
+        diag << "; enumeration admitted only kernel-sources="
+             << planCtx->config.getKernelSources();
       failedAny = true;
       continue;
     }

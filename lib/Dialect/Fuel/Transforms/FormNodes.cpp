@@ -129,7 +129,10 @@ LogicalResult FormNodesPass::checkShape(func::FuncOp func) {
       return op.emitError()
              << "'" << op.getName()
              << "' works on buffers; fuel plans linalg ops on tensors only";
-    if (op.getNumRegions() > 0 && !isa<NodeOp>(op) && !isKernelBearing(&op))
+    // tensor.pad and tensor.generate hold a scalar body, not control flow:
+    // they are host ops, compiled as CPU kernels by the lowering.
+    if (op.getNumRegions() > 0 && !isa<NodeOp>(op) && !isKernelBearing(&op) &&
+        !isa<tensor::PadOp, tensor::GenerateOp>(op))
       return op.emitError() << "'" << op.getName()
                             << "' has nested regions; fuel plans functions "
                                "without control flow only";
@@ -208,6 +211,8 @@ void FormNodesPass::formNode(Operation *root, int64_t id, OpKind kind) {
   // Carry the frontend annotations over (SEMANTICS §1).
   if (Attribute pin = root->removeAttr(FuelDialect::kPinAttrName))
     node.setPinAttr(cast<PlacementAttrInterface>(pin));
+  if (Attribute kernel = root->removeAttr(FuelDialect::kKernelAttrName))
+    node.setKernelAttr(cast<StringAttr>(kernel));
   if (root->removeAttr(FuelDialect::kDestructiveAttrName))
     node.setDestructive(true);
   if (Attribute coupling = root->removeAttr(FuelDialect::kCouplingAttrName))
@@ -242,6 +247,7 @@ void FormNodesPass::runOnOperation() {
 
   Block &block = func.getBody().front();
   int64_t nextId = 0;
+  bool failedKernel = false;
   SmallVector<std::pair<Operation *, OpKind>> roots;
   initOps.clear();
   for (Operation &op : block) {
@@ -261,10 +267,21 @@ void FormNodesPass::runOnOperation() {
       roots.emplace_back(&op, fromPlan(*kind));
       continue;
     }
+    // A kernel can be chosen only for a node (SEMANTICS §1): on any other
+    // op the annotation would be silently ignored.
+    if (op.hasAttr(FuelDialect::kKernelAttrName)) {
+      op.emitError() << "'" << FuelDialect::kKernelAttrName << "' on '"
+                     << op.getName()
+                     << "', which is not a kernel-bearing op; only nodes "
+                        "choose among registry kernels";
+      failedKernel = true;
+    }
     // What is left runs on the host, by the value flow's rule.
     if (classifyFlowOp(&op) == FlowOpKind::Host)
       ++numHostOps;
   }
+  if (failedKernel)
+    return signalPassFailure();
   // A fill's empty is part of its chain even when the fill is the only user.
   for (Operation &op : block)
     if (auto fill = dyn_cast<linalg::FillOp>(op); fill && initOps.contains(&op))

@@ -47,6 +47,8 @@ struct NodeEntry {
   OpKind kind = OpKind::matmul;
   /// Null when the file records no placement.
   DeviceAttr placement;
+  /// The node's forced kernel (since version 3); null when none.
+  StringAttr kernel;
 };
 
 /// A function entry of the file.
@@ -59,6 +61,9 @@ struct FunctionEntry {
 struct PlanFile {
   /// Empty when the file has no `topology_hash`.
   std::string topologyHash;
+  /// The recorded `config.kernel_sources` in canonical spelling ("" for
+  /// every source); std::nullopt when the file records no configuration.
+  std::optional<std::string> kernelSources;
   std::vector<FunctionEntry> functions;
 };
 
@@ -127,6 +132,19 @@ bool PlanReader::readNode(const llvm::json::Value &v, const std::string &path,
     return r.fail(jsonField(path, "kind"),
                   "expected an op kind, got " + describe(kind));
   out.kind = *parsedKind;
+  if (const llvm::json::Value *kernel = o->get("kernel");
+      kernel && kernel->kind() != llvm::json::Value::Null) {
+    std::optional<llvm::StringRef> id = kernel->getAsString();
+    if (!id)
+      return r.fail(jsonField(path, "kernel"),
+                    "expected a kernel id such as \"cpu.openblas.matmul_f32\" "
+                    "or null, got " +
+                        describe(kernel));
+    std::string problem = kernelIdShapeProblem(*id);
+    if (!problem.empty())
+      return r.fail(jsonField(path, "kernel"), problem);
+    out.kernel = StringAttr::get(ctx, *id);
+  }
   const llvm::json::Value *placement = o->get("placement");
   if (!placement || placement->kind() == llvm::json::Value::Null)
     return true;
@@ -191,6 +209,34 @@ bool PlanReader::read(const llvm::json::Value &root, PlanFile &out) {
   if (const llvm::json::Value *hash = o->get("topology_hash"))
     if (!r.readString(*hash, "topology_hash", out.topologyHash))
       return false;
+  if (const llvm::json::Value *config = o->get("config");
+      config && config->kind() != llvm::json::Value::Null) {
+    const llvm::json::Object *c = r.object(*config, "config");
+    if (!c)
+      return false;
+    const llvm::json::Value *sources = c->get("kernel_sources");
+    if (!sources || sources->kind() == llvm::json::Value::Null) {
+      out.kernelSources = "";
+    } else {
+      const llvm::json::Array *list =
+          r.array(*sources, "config.kernel_sources");
+      if (!list)
+        return false;
+      std::string text;
+      for (auto [i, v] : llvm::enumerate(*list)) {
+        std::string item;
+        if (!r.readString(v, jsonIndex("config.kernel_sources", i), item))
+          return false;
+        text += (text.empty() ? "" : ",") + item;
+      }
+      llvm::Expected<std::vector<::fuel::target::KernelSource>> parsed =
+          ::fuel::target::parseKernelSources(text);
+      if (!parsed)
+        return r.fail("config.kernel_sources",
+                      llvm::toString(parsed.takeError()));
+      out.kernelSources = ::fuel::target::formatKernelSources(*parsed);
+    }
+  }
   const llvm::json::Array *functions = array(*o, "functions", "functions");
   if (!functions)
     return false;
@@ -248,9 +294,26 @@ void ImportPlanPass::runOnOperation() {
                          << planFile.topologyHash << ", not this module's "
                          << plan::formatHash(topology.getHash());
 
+  // Kernel sources other than the plan's may leave some exported winners
+  // out of reach.
+  if (auto config =
+          module->getAttrOfType<PlanConfigAttr>(FuelDialect::kConfigAttrName);
+      config && planFile.kernelSources &&
+      *planFile.kernelSources != config.getKernelSources().str())
+    module.emitWarning() << "plan file '" << file
+                         << "' was made with kernel-sources="
+                         << (planFile.kernelSources->empty()
+                                 ? StringRef("<all>")
+                                 : StringRef(*planFile.kernelSources))
+                         << ", this module is planned with kernel-sources="
+                         << (config.getKernelSources().empty()
+                                 ? StringRef("<all>")
+                                 : config.getKernelSources());
+
   // Match every entry first; pin only when all of them match.
   bool ok = true;
   SmallVector<std::pair<NodeOp, DeviceAttr>> pins;
+  SmallVector<std::pair<NodeOp, StringAttr>> kernels;
   SymbolTable symbols(module);
   for (const FunctionEntry &f : planFile.functions) {
     auto func = symbols.lookup<func::FuncOp>(f.name);
@@ -283,6 +346,8 @@ void ImportPlanPass::runOnOperation() {
       }
       if (n.placement)
         pins.emplace_back(node, n.placement);
+      if (n.kernel)
+        kernels.emplace_back(node, n.kernel);
     }
   }
   if (!ok)
@@ -290,5 +355,8 @@ void ImportPlanPass::runOnOperation() {
   for (auto [node, device] : pins)
     if (node.getPinAttr() != device)
       node.setPinAttr(device);
+  for (auto [node, kernel] : kernels)
+    if (node.getKernelAttr() != kernel)
+      node.setKernelAttr(kernel);
   numPinned += pins.size();
 }

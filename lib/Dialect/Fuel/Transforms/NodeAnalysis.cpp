@@ -477,9 +477,11 @@ static bool isContiguousSlice(tensor::ExtractSliceOp slice) {
   return true;
 }
 
+bool mlir::fuel::isStridedSlice(Operation *op) {
+  auto slice = dyn_cast_or_null<tensor::ExtractSliceOp>(op);
+  return slice && !isContiguousSlice(slice);
+}
+
 bool mlir::fuel::isNonContiguous(Value value) {
-  return llvm::any_of(traceToRoot(value).chain, [](Operation *op) {
-    auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
-    return slice && !isContiguousSlice(slice);
-  });
+  return llvm::any_of(traceToRoot(value).chain, isStridedSlice);
 }

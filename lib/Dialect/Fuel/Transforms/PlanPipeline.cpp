@@ -24,6 +24,7 @@ static OpPassManager &buildCandidates(OpPassManager &pm,
   attach.priceTransfers = options.priceTransfers;
   attach.allowCostPlacement = options.allowCostPlacement;
   attach.requireTransferPricing = options.requireTransferPricing;
+  attach.kernelSources = options.kernelSources;
   pm.addPass(createFuelAttachTopologyPass(attach));
 
   pm.nest<func::FuncOp>().addPass(createFuelFormNodesPass());
@@ -34,7 +35,9 @@ static OpPassManager &buildCandidates(OpPassManager &pm,
     pm.addPass(createFuelImportPlanPass(import));
   }
   OpPassManager &fpm = pm.nest<func::FuncOp>();
-  fpm.addPass(createFuelEnumerateCandidatesPass());
+  FuelEnumerateCandidatesPassOptions enumerate;
+  enumerate.kernelSources = options.kernelSources;
+  fpm.addPass(createFuelEnumerateCandidatesPass(enumerate));
   FuelFilterCandidatesPassOptions filter;
   filter.preferBitStable = options.preferBitStable;
   fpm.addPass(createFuelFilterCandidatesPass(filter));

@@ -12,6 +12,7 @@
 #include "fuel/Planner/Topology.h"
 #include "fuel/Support/Device.h"
 #include "fuel/Support/OpKind.h"
+#include "fuel/Target/KernelRegistry.h"
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"

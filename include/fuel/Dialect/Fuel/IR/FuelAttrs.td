@@ -294,6 +294,17 @@ def Fuel_DeviceInfoAttr : Fuel_Attr<"DeviceInfo", "device_info"> {
     or a Vulkan device of CPU type such as Mesa lavapipe). `peak` maps an
     element type name to flop/ns; an absent `bytes_per_ns` or dtype takes
     the priors of SEMANTICS §3 step 6.
+
+    On the host only, `cpu_target = "<LLVM CPU name>"` and optionally
+    `cpu_features = "+avx2,+fma"` name the code-generation target of the
+    host's kernels (docs/TOPOLOGY.md); without them the compiler targets
+    the compiling host:
+
+    ```mlir
+    #fuel.device_info<cpu, cpu_type, peak = {f32 = 3.2e+01}, dispatch_ns = 2000,
+      memory = 17179869184, alignment = 64, cpu_target = "znver3",
+      cpu_features = "+avx2,+fma">
+    ```
   }];
   let parameters = (ins
     "::mlir::fuel::DeviceAttr":$device,
@@ -303,7 +314,9 @@ def Fuel_DeviceInfoAttr : Fuel_Attr<"DeviceInfo", "device_info"> {
     OptionalParameter<"::mlir::FloatAttr">:$bytes_per_ns,
     "int64_t":$dispatch_ns,
     "int64_t":$memory,
-    "int64_t":$alignment
+    "int64_t":$alignment,
+    StringRefParameter<"LLVM CPU name of the code-generation target", "\"\"">:$cpu_target,
+    StringRefParameter<"LLVM target features", "\"\"">:$cpu_features
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
@@ -378,24 +391,39 @@ def Fuel_PlanConfigAttr : Fuel_Attr<"PlanConfig", "config"> {
     placed by cost, the pipeline's pinned device (`none` when there is none)
     and the precision requirement, in the canonical spelling of the
     `precision` option (`none`, `reference`, `deterministic` or a list such
-    as `bit-stable,ulp<=1,rel<=1e-05`).
+    as `bit-stable,ulp<=1,rel<=1e-05`), and, when the `kernel-sources`
+    option restricts them, the kernel sources enumeration admits (SEMANTICS
+    §3 step 3), in canonical order (`generated`, `openblas`, `blis`,
+    `cublas`); absent means every source.
 
     ```mlir
     #fuel.config<price_transfers = true, allow_cost_placement = true,
-                 pinned_device = cpu, precision = "none">
+                 pinned_device = cpu, precision = "none",
+                 kernel_sources = "generated,openblas">
     ```
   }];
   let parameters = (ins
     "bool":$price_transfers,
     "bool":$allow_cost_placement,
     OptionalParameter<"::mlir::fuel::DeviceAttr">:$pinned_device,
-    StringRefParameter<"precision requirement">:$precision
+    StringRefParameter<"precision requirement">:$precision,
+    StringRefParameter<"kernel sources, empty for all", "\"\"">:$kernel_sources
   );
+  let builders = [
+    AttrBuilder<(ins "bool":$price_transfers, "bool":$allow_cost_placement,
+                     "::mlir::fuel::DeviceAttr":$pinned_device,
+                     "::llvm::StringRef":$precision), [{
+      return $_get($_ctxt, price_transfers, allow_cost_placement,
+                   pinned_device, precision, "");
+    }]>
+  ];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The precision requirement as the planner's struct.
     ::fuel::plan::Precision getRequirement() const;
+    /// The admitted kernel sources; empty means every source.
+    std::vector<::fuel::target::KernelSource> getSourceList() const;
   }];
 }
 

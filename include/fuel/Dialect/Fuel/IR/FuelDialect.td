@@ -22,10 +22,12 @@ def Fuel_Dialect : Dialect {
     with the planner's output: the decision context, the ranked alternative
     set, and the chosen placement. `fuel.copy` moves a tensor between devices.
 
-    Frontends may annotate ingress IR with four discardable attributes, all
+    Frontends may annotate ingress IR with five discardable attributes, all
     checked by the dialect's attribute verifiers:
 
     * `fuel.pin = #fuel.device<...>` on an op: a hard placement constraint;
+    * `fuel.kernel = "<kernel id>"` on an op: admit only that registry kernel
+      (an id such as `"cpu.openblas.matmul_f32"`);
     * `fuel.residency = #fuel.device<...>` on a function argument or result:
       where the value lives;
     * `fuel.destructive` (unit) on an op that updates an operand in place;
@@ -46,6 +48,7 @@ def Fuel_Dialect : Dialect {
   let extraClassDeclaration = [{
     /// Discardable attribute names the dialect understands.
     static constexpr ::llvm::StringLiteral kPinAttrName = "fuel.pin";
+    static constexpr ::llvm::StringLiteral kKernelAttrName = "fuel.kernel";
     static constexpr ::llvm::StringLiteral kResidencyAttrName =
         "fuel.residency";
     static constexpr ::llvm::StringLiteral kDestructiveAttrName =

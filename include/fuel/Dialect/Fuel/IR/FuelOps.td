@@ -24,7 +24,9 @@ def Fuel_NodeOp : Fuel_Op<"node", [
 
     A node carries an `id`, unique within its function and assigned in
     program order, and its op kind (SEMANTICS §4). Optionally:
-    `pin` (a hard constraint carried over from `fuel.pin`), `on` (the
+    `pin` (a hard constraint carried over from `fuel.pin`), `kernel` (the
+    one registry kernel the node may use, carried over from `fuel.kernel`:
+    enumeration admits only that kernel's candidates), `on` (the
     placement, the planner's output), `destructive` (the root updates an
     operand in place), `coupling` (frontend cost adjustments) and
     `alternatives` (the decision context and the ranked candidates, winner
@@ -53,6 +55,7 @@ def Fuel_NodeOp : Fuel_Op<"node", [
     I64Attr:$id,
     Fuel_OpKindAttr:$kind,
     OptionalAttr<Fuel_PlacementAttrInterface>:$pin,
+    OptionalAttr<StrAttr>:$kernel,
     OptionalAttr<Fuel_PlacementAttrInterface>:$placement,
     UnitAttr:$destructive,
     OptionalAttr<TypedArrayAttrBase<Fuel_CouplingAttr,

@@ -88,6 +88,11 @@ Value getViewSource(Operation *op);
 /// dynamic offset or size, or a slice that is not one contiguous block.
 bool isNonContiguous(Value value);
 
+/// True when `op` is a `tensor.extract_slice` that does not read one
+/// contiguous block of its row-major source (the slices isNonContiguous
+/// looks for).
+bool isStridedSlice(Operation *op);
+
 /// The element type spelling the registry and the decision context use,
 /// e.g. "f32", "i8".
 std::string dtypeName(Type type);

@@ -87,6 +87,11 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
       *this, "require-transfer-pricing",
       llvm::cl::desc("Fail when price-transfers is off"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> kernelSources{
+      *this, "kernel-sources",
+      llvm::cl::desc("Kernel sources to admit: a comma list of generated, "
+                     "openblas, blis, cublas (empty: every source)"),
+      llvm::cl::init("")};
   PassOptions::Option<unsigned> keepPerDevice{
       *this, "keep-per-device",
       llvm::cl::desc("Candidates kept per device (0 means 1)"),

@@ -27,7 +27,7 @@ def FuelAttachTopologyPass : Pass<"fuel-attach-topology", "mlir::ModuleOp"> {
     read. The pass sets `fuel.topology` (the devices, their rates and the
     links, with a content hash) and `fuel.config` (`price-transfers`,
     `allow-cost-placement`, `pinned-device`, `precision`: SEMANTICS §3 step
-    2) on the module. Function passes cannot modify their parent, so they
+    2; `kernel-sources`: step 3) on the module. Function passes cannot modify their parent, so they
     only read these, and report a diagnostic when they are missing.
 
     Topology source (SEMANTICS §9): `topology=FILE` reads a JSON topology
@@ -40,7 +40,10 @@ def FuelAttachTopologyPass : Pass<"fuel-attach-topology", "mlir::ModuleOp"> {
 
     The configuration is always rewritten from the options, so the
     configuration a module shows is the one its plan was made with.
-    `require-transfer-pricing` with `price-transfers=false` fails here.
+    `require-transfer-pricing` with `price-transfers=false` fails here, and
+    so does a `kernel-sources` list naming an unknown source (the sources are
+    `generated`, `openblas`, `blis`, `cublas`); the list is recorded in
+    canonical order, and not at all when it is empty (every source).
 
     ```mlir
     module attributes {
@@ -69,7 +72,10 @@ def FuelAttachTopologyPass : Pass<"fuel-attach-topology", "mlir::ModuleOp"> {
     Option<"allowCostPlacement", "allow-cost-placement", "bool", "true",
            "Let cost move free nodes off their decision device">,
     Option<"requireTransferPricing", "require-transfer-pricing", "bool",
-           "false", "Fail when price-transfers is off">
+           "false", "Fail when price-transfers is off">,
+    Option<"kernelSources", "kernel-sources", "std::string", "\"\"",
+           "Kernel sources enumeration admits, a comma list of generated, "
+           "openblas, blis, cublas (empty: every source)">
   ];
 }
 
@@ -94,8 +100,9 @@ def FuelFormNodesPass : Pass<"fuel-form-nodes", "mlir::func::FuncOp"> {
     outside as load-time data (SEMANTICS §5). Views
     (`tensor.extract_slice`, `expand_shape`, `collapse_shape`, `cast`,
     `reshape`) stay outside; any other op that is not a node is a host op
-    and is left alone. `fuel.pin`, `fuel.destructive` and `fuel.coupling` on
-    an ingress op become the node's `pin`, `destructive` and `coupling`.
+    and is left alone. `fuel.pin`, `fuel.kernel`, `fuel.destructive` and
+    `fuel.coupling` on an ingress op become the node's `pin`, `kernel`,
+    `destructive` and `coupling`.
 
     ```mlir
     // before
@@ -118,7 +125,8 @@ def FuelFormNodesPass : Pass<"fuel-form-nodes", "mlir::func::FuncOp"> {
 
     Errors (at the offending op): a function with several blocks, an op
     with nested regions that is not kernel-bearing, a dynamically shaped
-    tensor, a linalg op on memrefs. Known limits: `linalg.fill` whose result
+    tensor, a linalg op on memrefs, `fuel.kernel` on an op that does not
+    become a node. Known limits: `linalg.fill` whose result
     feeds anything but an init becomes an elementwise node of its own.
   }];
   let dependentDialects = ["mlir::fuel::FuelDialect"];
@@ -143,7 +151,11 @@ def FuelEnumerateCandidatesPass
     free with pricing and cost placement: every device of the topology;
     otherwise the decision device with every other device as a fallback).
     Every registry variant for (op kind, dtypes, backend) on every admitted
-    device becomes a candidate, tagged `fallback` on fallback devices, with
+    device becomes a candidate — only variants of the admitted kernel
+    sources (the `kernel-sources` option, else the configuration's
+    `kernel_sources`, else every source), and for a node with a `kernel`
+    clause only that kernel, on the admitted devices that have it — tagged
+    `fallback` on fallback devices, with
     the node's op params and the coupling adjustments of its `coupling`
     clause whose `on` device matches. Costs and times are left at zero for
     `fuel-annotate-costs`. The registry is the context's: the one built into
@@ -156,9 +168,19 @@ def FuelEnumerateCandidatesPass
     Errors (at the node): no device context; a pin naming a device the
     topology lacks; `NoBackendForOp` when no admitted device has a variant,
     listing the op, its dtypes, the devices present and every registered
-    (backend, op, dtypes) combination; a missing `fuel.topology` or
-    `fuel.config` on the module.
+    (backend, op, dtypes) combination; a `kernel` that is not registered
+    for the node's op kind, dtypes and an admitted device, or whose source
+    the kernel sources exclude (naming the node, the kernel and the kernels
+    registered there); kernel sources that leave a node no variant (naming
+    the sources and those registered there); a missing `fuel.topology` or
+    `fuel.config` on the module. An unknown source in `kernel-sources` fails
+    at the pass.
   }];
+  let options = [
+    Option<"kernelSources", "kernel-sources", "std::string", "\"\"",
+           "Kernel sources to admit, a comma list of generated, openblas, "
+           "blis, cublas (empty: the configuration's, else every source)">
+  ];
   let statistics = [
     Statistic<"numCandidates", "candidates", "Number of candidates enumerated">
   ];
@@ -184,7 +206,9 @@ def FuelFilterCandidatesPass
 
     Errors (at the node): `FilterRejected` naming the filter, the decision
     context and the number of candidates rejected, when the hard filter
-    empties every admitted device.
+    empties every admitted device; when enumeration had narrowed the
+    candidates (the node's `kernel`, or the configuration's
+    `kernel_sources`), the message says so.
   }];
   let options = [
     Option<"preferBitStable", "prefer-bit-stable", "bool", "false",
@@ -372,14 +396,17 @@ def FuelExportPlanPass : Pass<"fuel-export-plan", "mlir::ModuleOp"> {
     change of moving it there and its inbound transfer cost, and each
     `fuel.copy` with the value it moves, its devices, its bytes and its hop
     cost by the transfer model, and each load-time constant with the devices
-    that read it. The format is docs/PLAN-FORMAT.md (version 2); keys are
+    that read it, the module's planning configuration (its kernel sources
+    included), each node's forced `kernel` and each candidate's revision.
+    The format is docs/PLAN-FORMAT.md (version 3); keys are
     written in a fixed order and the output depends only on the IR, so equal
     plans give equal files.
 
     ```json
     {
-      "version": 2,
+      "version": 3,
       "topology_hash": "0x...",
+      "config": {"price_transfers": true, ..., "kernel_sources": null},
       "functions": [
         {
           "name": "mlp",
@@ -422,15 +449,18 @@ def FuelImportPlanPass : Pass<"fuel-import-plan", "mlir::ModuleOp"> {
   let summary = "Pins nodes to the placements of an exported plan";
   let description = [{
     Objective: replay a plan. The pass reads a file written by
-    `fuel-export-plan` (docs/PLAN-FORMAT.md, version 1 or 2: the fields it
-    reads are the same in both) and gives every node it lists with a
-    placement a `pin` clause naming that device, so phase A
-    admits only that device and `fuel-place` keeps it there. Run it after
+    `fuel-export-plan` (docs/PLAN-FORMAT.md, versions 1 to 3) and gives
+    every node it lists with a placement a `pin` clause naming that device,
+    so phase A admits only that device and `fuel-place` keeps it there, and
+    every node it lists with a `kernel` (version 3) a `kernel` clause, so
+    phase A admits only that kernel. Run it after
     `fuel-form-nodes` and before phase A; planning the module again then
     gives the exported placements. Nodes are matched by (function name, node
     id), and the node's op kind must equal the exported one. Nodes the file
     does not list, and listed nodes with a null placement, are left as they
-    are; the rest of the file (winners, copies, predictions) is not read.
+    are; the rest of the file (winners, copies, predictions) is not read,
+    except `config.kernel_sources`: kernel sources other than the module's
+    configuration are a warning.
 
     ```mlir
     // before, with the function entry
@@ -443,8 +473,9 @@ def FuelImportPlanPass : Pass<"fuel-import-plan", "mlir::ModuleOp"> {
 
     Errors (every mismatch is reported before the pass fails): an unreadable
     file; malformed JSON (with its line and column); a missing or wrong
-    `version`; a field of the wrong type or a device that does not parse
-    (with its JSON path); a function the module lacks (at the module); a
+    `version`; a field of the wrong type, a device that does not parse, a
+    kernel id of the wrong shape or an unknown kernel source (with its JSON
+    path); a function the module lacks (at the module); a
     node id the function lacks (at the function); an op kind that differs
     (at the node). A `topology_hash` that differs from the module's
     `fuel.topology` is a warning: the plan was made for another machine.
@@ -490,6 +521,103 @@ def FuelExportDotPass : Pass<"fuel-export-dot", "mlir::ModuleOp"> {
   let options = [
     Option<"file", "file", "std::string", "\"-\"",
            "Output file ('-' for standard output)">
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Lowering: outlining
+//===----------------------------------------------------------------------===//
+
+def FuelOutlineKernelsPass : Pass<"fuel-outline-kernels", "mlir::ModuleOp"> {
+  let summary = "Turns every placed node into a dispatch of an outlined kernel";
+  let description = [{
+    Objective: the first lowering stage (planned → outlined,
+    docs/LOWERING.md "Outlining"). Every function is read through its value
+    flow (collectFlow). Each placed node becomes a `fuel.dispatch` of a
+    kernel held in the `fuel.executable` of its device (one per device used,
+    named by the device: `@cpu`, `@cuda_0`, ...; placed in device order at
+    the start of the module):
+
+    - a generated winner becomes a kernel function of the executable's
+      `builtin.module`: memref arguments (the dispatch's operands, then its
+      results, identity layout), the node's body on tensors between
+      `bufferization.to_tensor ... restrict` (`writable` for outputs) and a
+      `bufferization.materialize_in_destination` of each result into its
+      output, with `fuel.kernel_id`, `fuel.op_kind`, `fuel.revision` (the
+      winner's) and `fuel.schedule` (the registry record's `lowering`).
+      Each output is computed in place: the destination chain (through
+      fills and insert_slices used once) ending in a `tensor.empty` ends in
+      the output instead, a splat constant becomes a fill of the output,
+      any other destination is copied into the output first (`linalg.copy`);
+    - a library winner (`openblas`, `blis`, `cublas`) becomes a
+      `fuel.library_kernel` naming the shim, its entry (the record's
+      `lowering`), the shim's integer params computed from the node's
+      contraction (M, N, K, leading dimensions, transposes; row blocks of
+      max(16, ceil(M/8) rounded up to 8) rows for `sgemm`, one batch entry
+      per workgroup for `sgemm_batched`), grid, workspace and revision.
+
+    Host ops are compiled as CPU kernels of `@cpu` (`fuel.op_kind = "host"`,
+    kernel id `cpu.generated.host_<op>`, schedule
+    `kernels/schedules/cpu/host.mlir`, revision xxh3_64 of
+    `<kernel id>\0<schedule>`, dispatched without a node id):
+    `tensor.pad`, `tensor.concat`, `tensor.insert_slice`, `tensor.generate`,
+    `tensor.from_elements`, a top-level `linalg.fill`, and a strided
+    `tensor.extract_slice` read by a kernel without the `strided_input` cap
+    (or returned or copied). Host ops are rewritten in destination style on
+    the output (pad as fill + insert_slice, concat as insert_slices,
+    generate as a linalg.generic, from_elements as tensor.inserts), so
+    they write it in place. A strided slice read by a generated kernel
+    with the cap is folded into it: the kernel binds the slice's source and
+    slices inside. Views, `fuel.copy` ops and tensor `arith.constant`s stay
+    in the function; scalar constants (and pure scalar ops of constants)
+    and top-level `tensor.empty`s a kernel reads are cloned into it.
+
+    Kernels are shared: two nodes whose kernel functions print the same
+    (same payload, types, winner and schedule; ids and locations do not
+    take part) dispatch one kernel, and library kernels with equal
+    attributes are one op. Kernel names are `<op kind>_<n>`,
+    `<source>_<op kind>_<n>` and `host_<op>_<n>`, numbered per executable
+    in first-use order, so the output is deterministic.
+
+    ```mlir
+    // before
+    %y = fuel.node 0 matmul (%x, %w) : (...) -> tensor<64x1024xf32> on cpu
+        alternatives #alts { ... }
+    // after
+    fuel.executable @cpu on cpu {
+      builtin.module {
+        func.func @matmul_0(%a: memref<64x784xf32>, %b: memref<784x1024xf32>,
+                            %c: memref<64x1024xf32>) attributes {...} {...}
+      }
+    }
+    %y = fuel.dispatch @cpu::@matmul_0 (%x, %w)
+        {node = 0 : i64, predicted_ns = 1000 : i64} : (...) -> tensor<64x1024xf32>
+    ```
+
+    Errors (each at the offending op): a node that is not placed, has no
+    alternatives or no candidate on its device; a winner whose kernel id is
+    not in the kernel registry of the context, or whose record has no
+    `lowering`; a library winner whose node is not a plain f32 contraction
+    the shim expresses (row-major operands, beta 0); a destination a
+    payload reads while it is a `tensor.empty`; a non-constant scalar a
+    kernel would read (no scalar bindings yet); `func.call` and any op that
+    is not a node, view, copy, constant, return or host op listed above
+    ("cannot be lowered"). Known limits: dynamic shapes are not outlined
+    (planning refuses them first); scalar function arguments cannot reach
+    kernels.
+  }];
+  let dependentDialects = [
+    "mlir::fuel::FuelDialect",
+    "mlir::arith::ArithDialect",
+    "mlir::bufferization::BufferizationDialect",
+    "mlir::func::FuncDialect",
+    "mlir::linalg::LinalgDialect",
+    "mlir::memref::MemRefDialect",
+    "mlir::tensor::TensorDialect"
+  ];
+  let statistics = [
+    Statistic<"numDispatches", "dispatches", "Number of dispatches created">,
+    Statistic<"numKernels", "kernels", "Number of distinct kernels created">
   ];
 }
 

@@ -27,8 +27,10 @@
 namespace mlir::fuel {
 
 /// The version of the plan file format (docs/PLAN-FORMAT.md) this build
-/// writes. Version 2 added each function's load-time `constants`.
-inline constexpr int64_t kPlanFormatVersion = 2;
+/// writes. Version 2 added each function's load-time `constants`; version 3
+/// the planning `config`, each node's forced `kernel` and each candidate's
+/// `revision`.
+inline constexpr int64_t kPlanFormatVersion = 3;
 
 /// The oldest version this build reads: fuel-import-plan reads every
 /// version from this one to kPlanFormatVersion.

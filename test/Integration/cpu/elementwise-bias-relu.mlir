@@ -1,0 +1,20 @@
+// RUN: %python %S/../run-and-check.py %s --topology %topologies/cpu-only.json \
+// RUN:   --ref bias_relu --rtol 1e-6 --atol 1e-7 --check-winners
+
+// Tests that a generated elementwise op with a broadcast operand (67x131
+// plus a 131 bias, then ReLU) computes every element.
+
+func.func @bias_relu(%a: tensor<67x131xf32>, %b: tensor<131xf32>) -> tensor<67x131xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<67x131xf32>
+  %r = linalg.generic {
+      indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : tensor<67x131xf32>, tensor<131xf32>) outs(%e : tensor<67x131xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<67x131xf32>
+  return %r : tensor<67x131xf32>
+}

@@ -1,0 +1,16 @@
+// RUN: %python %S/../run-and-check.py %s --topology %topologies/cpu-only.json \
+// RUN:   --ref pool_max_nchw --param window=3 --param stride=2 --rtol 0 --atol 0 --check-winners
+
+// Tests that a generated 3x3 max pool with stride 2 over 2x3x13x11 images
+// takes each window's maximum.
+
+func.func @pool(%x: tensor<2x3x13x11xf32>) -> tensor<2x3x6x5xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %window = tensor.empty() : tensor<3x3xf32>
+  %e = tensor.empty() : tensor<2x3x6x5xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<2x3x6x5xf32>) -> tensor<2x3x6x5xf32>
+  %p = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %window : tensor<2x3x13x11xf32>, tensor<3x3xf32>)
+      outs(%f : tensor<2x3x6x5xf32>) -> tensor<2x3x6x5xf32>
+  return %p : tensor<2x3x6x5xf32>
+}

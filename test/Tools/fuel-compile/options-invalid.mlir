@@ -1,0 +1,43 @@
+// Tests that a bad command line fails before any input is read, with a
+// message naming the option: an unknown or misspelt --plan key, a bad
+// value, `topology` inside --plan, an unknown --emit stage, an executable
+// without -o; and that a missing input file is an error naming it.
+
+// RUN: not fuel-compile %S/Inputs/matmul.mlir --plan="bogus=1" --emit=planned 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=UNKNOWN-KEY
+// UNKNOWN-KEY: fuel-compile: error: invalid --plan options 'bogus=1': <Pass-Options-Parser>: no such option bogus
+
+// RUN: not fuel-compile %S/Inputs/matmul.mlir --plan="explain=true keep-per-devices=2" \
+// RUN:   --emit=planned 2>&1 | FileCheck %s --check-prefix=MISSPELT
+// MISSPELT: fuel-compile: error: invalid --plan options 'explain=true keep-per-devices=2': <Pass-Options-Parser>: no such option keep-per-devices
+
+// RUN: not fuel-compile %S/Inputs/matmul.mlir --plan="price-transfers=maybe" \
+// RUN:   --emit=planned 2>&1 | FileCheck %s --check-prefix=BAD-VALUE
+// BAD-VALUE: 'maybe' is invalid value for boolean argument
+// BAD-VALUE: fuel-compile: error: invalid --plan options 'price-transfers=maybe'
+
+// RUN: not fuel-compile %S/Inputs/matmul.mlir --plan="placement-algorithm=fastest" \
+// RUN:   --emit=planned 2>&1 | FileCheck %s --check-prefix=BAD-ENUM
+// BAD-ENUM: Cannot find option named 'fastest'
+// BAD-ENUM: fuel-compile: error: invalid --plan options 'placement-algorithm=fastest'
+
+// RUN: not fuel-compile %S/Inputs/matmul.mlir \
+// RUN:   --plan="topology=%topologies/cpu-only.json" --emit=planned 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=TOPOLOGY
+// TOPOLOGY: fuel-compile: error: --plan must not set 'topology'; pass --topology=FILE|probe instead
+
+// RUN: not fuel-compile %S/Inputs/matmul.mlir --emit=spirv 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=EMIT
+// EMIT: fuel-compile: for the --emit option: Cannot find option named 'spirv'!
+
+// RUN: not fuel-compile %S/Inputs/matmul.mlir 2>&1 | FileCheck %s --check-prefix=NO-OUTPUT
+// RUN: not fuel-compile %S/Inputs/matmul.mlir -o - 2>&1 | FileCheck %s --check-prefix=NO-OUTPUT
+// NO-OUTPUT: fuel-compile: error: writing an executable needs -o FILE (use --emit=STAGE to print IR)
+
+// RUN: not fuel-compile %S/Inputs/no-such-file.mlir --emit=planned 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=MISSING
+// MISSING: fuel-compile: error: cannot open input file '{{.*}}no-such-file.mlir': No such file or directory
+
+// RUN: not fuel-compile %S/Inputs/matmul.mlir --topology=%S/Inputs/no-such-topology.json \
+// RUN:   --emit=planned 2>&1 | FileCheck %s --check-prefix=BAD-TOPOLOGY
+// BAD-TOPOLOGY: error: cannot use topology '{{.*}}no-such-topology.json'
