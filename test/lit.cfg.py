@@ -40,6 +40,9 @@ config.environment["FUEL_TOOLS_DIR"] = config.fuel_tools_dir
 
 # `fuel-lowering`: this build's fuel-opt registers every lowering pass, so programs
 # can be compiled to executables and run (test/Integration/cpu needs it).
+#
+# Also, the passes fuel-opt registers, as lit features (`REQUIRES: pass-<name>`), so a
+# test of a pipeline that spans several lowering passes states what it needs.
 import subprocess
 
 try:
@@ -60,3 +63,7 @@ _lowering = [
 ]
 if all(flag in _help for flag in _lowering):
     config.available_features.add("fuel-lowering")
+for _pass in ["fuel-outline-kernels", "fuel-plan-buffers",
+              "fuel-serialize-executable", "convert-fuel-to-llvm"]:
+    if "--" + _pass + " " in _help or "--" + _pass + "\n" in _help:
+        config.available_features.add("pass-" + _pass)

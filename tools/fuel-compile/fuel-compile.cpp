@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuel/Conversion/Passes.h"
 #include "fuel/Dialect/Fuel/IR/FuelDialect.h"
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Dialect/Fuel/Transforms/NodeAnalysis.h"
@@ -187,6 +188,7 @@ static void registerPasses() {
   registerAllPasses();
   registerFuelPasses();
   registerFuelPlanPipeline();
+  registerFuelConversionPasses();
 }
 
 /// Checks that an explicit `--topology` agrees with the one an already

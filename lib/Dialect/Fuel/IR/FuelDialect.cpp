@@ -77,7 +77,8 @@ static LogicalResult verifyDeviceAnnotation(Operation *op, StringRef name,
 static bool isKernelAttribute(StringRef name) {
   using namespace kernel_attr;
   return name == kKernelId || name == kOpKind || name == kRevision ||
-         name == kSchedule || name == kWorkgroups || name == kWorkspaceBytes;
+         name == kSchedule || name == kWorkgroups || name == kWorkspaceBytes ||
+         name == kInPlace;
 }
 
 /// The attributes of a generated kernel function (FuelOps.h, kernel_attr).
@@ -105,6 +106,16 @@ static LogicalResult verifyKernelAttribute(Operation *op, StringRef name,
       return op->emitError()
              << "'" << name << "' must be a non-negative integer, got "
              << value;
+    return success();
+  }
+  if (name == kInPlace) {
+    auto inPlace = dyn_cast<DenseI64ArrayAttr>(value);
+    if (!inPlace ||
+        llvm::any_of(inPlace.asArrayRef(), [](int64_t i) { return i < -1; }))
+      return op->emitError() << "'" << name
+                             << "' must be an array<i64> of input indices or "
+                                "-1, got "
+                             << value;
     return success();
   }
   auto grid = dyn_cast<DenseI64ArrayAttr>(value);

@@ -41,6 +41,10 @@ inline constexpr llvm::StringLiteral kSchedule = "fuel.schedule";
 inline constexpr llvm::StringLiteral kWorkgroups = "fuel.workgroups";
 /// Scratch per worker in bytes (i64), set by scheduling.
 inline constexpr llvm::StringLiteral kWorkspaceBytes = "fuel.workspace_bytes";
+/// Per result, the input binding the kernel may overwrite in place (its
+/// result shares that operand's bytes when this read is the operand's last),
+/// or -1 (array<i64>, one entry per result); read by fuel-plan-buffers.
+inline constexpr llvm::StringLiteral kInPlace = "fuel.in_place";
 /// On a cpu kernel module: the target it is compiled for, a dictionary
 /// {triple, cpu, features} of strings (set by fuel-apply-schedules).
 inline constexpr llvm::StringLiteral kCpuTarget = "fuel.cpu_target";

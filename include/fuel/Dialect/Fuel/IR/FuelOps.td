@@ -131,5 +131,6 @@ def Fuel_CopyOp : Fuel_Op<"copy", [Pure,
 }
 
 include "fuel/Dialect/Fuel/IR/FuelExecutableOps.td"
+include "fuel/Dialect/Fuel/IR/FuelProgramOps.td"
 
 #endif // FUEL_DIALECT_FUEL_IR_FUELOPS_TD

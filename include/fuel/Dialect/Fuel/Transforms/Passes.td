@@ -703,4 +703,109 @@ def FuelBufferizeKernelsPass
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Lowering: buffers and the host program, serialization
+//===----------------------------------------------------------------------===//
+
+def FuelPlanBuffersPass : Pass<"fuel-plan-buffers", "mlir::ModuleOp"> {
+  let summary = "Turns each lowered function into a host program";
+  let description = [{
+    Objective: replace every function of outlined, scheduled IR (dispatches
+    of `fuel.executable` kernels on tensors, tensor views, `fuel.copy`,
+    tensor `arith.constant`, `func.return`) by a `fuel.program` of the same
+    name: every tensor value a buffer on its device, offsets in one arena
+    per device (interval packing by the IR-free planner, lib/Planner
+    BufferPlan.h), and the dispatch and copy commands in program order with
+    explicit dependencies.
+
+    * Arguments become input buffers on their `fuel.residency` device (the
+      host by default); results become output buffers. A returned value that
+      a command writes, returned once and not a view of a buffer that
+      another output already took, is written straight into the output
+      (caller-bound); any other result (an input or constant returned, a
+      value returned twice, a second view of an output) gets a copy command
+      into its output at the end of the program.
+    * Dispatch results are arena buffers, live from their command to their
+      last reader; a kernel whose function carries `fuel.in_place =
+      array<i64: ...>` (per result, the input it may overwrite, or -1) lets
+      the result take the operand's slot when that read is its last.
+    * `tensor.collapse_shape`, `expand_shape`, `reshape`, `bitcast`, `cast`
+      and a contiguous `extract_slice` are the same bytes: a
+      `fuel.buffer_view` with a byte offset, never a copy.
+    * A tensor `arith.constant` becomes a module-level `fuel.constant_data`
+      (equal constants share one) and a constant buffer on each device that
+      reads it.
+    * `fuel.copy` becomes a transfer into a new buffer on its target device.
+    * Dependencies: a command waits for every earlier command whose written
+      bytes it reads or writes, or whose read bytes it writes (byte ranges
+      in the same arena or buffer), less those already implied through
+      another of its dependencies (a transitive reduction).
+    * Launches record the grid (`fuel.workgroups` of a generated kernel,
+      the grid of a library kernel) and, for reports, the plan node, op
+      kind, kernel id, source, revision and predicted time.
+
+    ```mlir
+    %y = fuel.dispatch @cpu::@relu_0 (%x) {node = 0 : i64, ...}
+        : (tensor<4xf32>) -> tensor<4xf32>
+    return %y : tensor<4xf32>
+    ```
+    becomes
+    ```mlir
+    fuel.program @f {
+      fuel.arena cpu size 0 align 64
+      %0 = fuel.buffer input 0 "arg0" : tensor<4xf32> on cpu
+      %1 = fuel.buffer output 0 "result0" : tensor<4xf32> on cpu
+      fuel.launch @cpu::@relu_0 (%0) -> (%1) grid [1, 1, 1] {node = 0 : i64, ...}
+          : (tensor<4xf32>) -> (tensor<4xf32>)
+    }
+    ```
+
+    Errors, at the op: an op that is not one of the above (a `fuel.node`
+    left unoutlined, a `func.call`), a strided `extract_slice` (outlining
+    materialises those), a dynamic shape or an element type without a byte
+    size, a dispatch naming no kernel or a kernel of no executable.
+    Known limits: one function per module is what serialization accepts;
+    the conflict scan and the reduction are quadratic in the number of
+    commands (a bit per pair of commands).
+  }];
+  let dependentDialects = ["mlir::fuel::FuelDialect"];
+}
+
+def FuelSerializeExecutablePass
+    : Pass<"fuel-serialize-executable", "mlir::ModuleOp"> {
+  let summary = "Writes the host program and its kernels as a .fuelx file";
+  let description = [{
+    Objective: the executable file (docs/EXECUTABLE-FORMAT.md) of the
+    module's one `fuel.program`, written with fuel::rt::ExecutableWriter:
+    the devices and arenas, one ELF shared object per cpu executable
+    (its LLVM-dialect kernel module compiled in-process for the cpu target
+    its schedules were applied for, else the topology's, else the host's),
+    the kernel entries with their workspaces, the library
+    kernels, the constant segments, buffers, inputs, outputs and commands
+    with their reports, the cpu target (triple, CPU, the /proc/cpuinfo
+    features the code needs), the topology hash, the plan hash (xxh3 over
+    the launches' node, kernel id, source, revision and device, in
+    order) and the fuel version. The same IR, topology and options give
+    the same bytes.
+
+    ```sh
+    fuel-opt host.mlir --convert-fuel-to-llvm \
+        --fuel-serialize-executable=output=model.fuelx -o /dev/null
+    ```
+
+    The IR is not changed. Errors: no program or more than one (at the
+    module); a launch of a kernel that is not in the LLVM dialect or that
+    no executable holds, an element type the format has no dtype for (at
+    the op); the shared-object step's errors (at the executable's module);
+    what the writer's verifier refuses; a file that cannot be written.
+    Known limits: cpu executables only (a vulkan or cuda executable is
+    refused at the op).
+  }];
+  let options = [
+    Option<"output", "output", "std::string", "\"-\"",
+           "Output file ('-' for standard output)">
+  ];
+  let dependentDialects = ["mlir::fuel::FuelDialect"];
+}
+
 #endif // FUEL_DIALECT_FUEL_TRANSFORMS_PASSES_TD
