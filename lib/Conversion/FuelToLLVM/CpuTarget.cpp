@@ -9,6 +9,9 @@
 
 #include "fuel/Conversion/FuelToLLVM/CpuObject.h"
 
+#include "fuel/Dialect/Fuel/IR/CpuTarget.h"
+#include "fuel/Dialect/Fuel/IR/FuelDialect.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/StringExtras.h"
@@ -41,13 +44,18 @@ void initializeTargets() {
   });
 }
 
-/// The cpu target the module's topology names, if any.
-///
-/// INTEGRATION POINT: the topology's optional `cpu_target` on the cpu device
-/// is wired here; until the topology carries it, no module names one and
-/// every module compiles for the host (or its stamped target).
+/// The cpu target the topology of `module`, or of the nearest enclosing
+/// module that has one, names (`cpu_target` on the cpu device,
+/// docs/TOPOLOGY.md), on the host's triple.
 std::optional<CpuTargetSpec> topologyCpuTarget(ModuleOp module) {
-  (void)module;
+  for (ModuleOp m = module; m; m = m->getParentOfType<ModuleOp>()) {
+    if (!m->hasAttr(FuelDialect::kTopologyAttrName))
+      continue;
+    std::optional<std::pair<std::string, std::string>> named = getCpuTarget(m);
+    if (!named)
+      return std::nullopt;
+    return CpuTargetSpec{hostCpuTarget().triple, named->first, named->second};
+  }
   return std::nullopt;
 }
 
