@@ -1,11 +1,13 @@
 //===- CpuKernels.cpp - The generated kernels of cpu executables ----------===//
 //
-// The helpers of CpuKernels.h, and the table of the schedule files compiled
-// into the library (EmbedSchedules.cmake writes ScheduleData.inc).
+// The helpers of CpuKernels.h; the schedule files are the ones the kernel
+// registry embeds (lib/Target/EmbedSchedules.cmake).
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
+
+#include "fuel/Target/KernelRegistry.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -76,19 +78,8 @@ FailureOr<scf::ForallOp> mlir::fuel::getWorkgroupLoop(func::FuncOp kernel) {
   return forall;
 }
 
-namespace {
-struct EmbeddedSchedule {
-  const char *path;
-  const unsigned char *data;
-  size_t size;
-};
-#include "ScheduleData.inc"
-} // namespace
-
 std::optional<StringRef> mlir::fuel::getEmbeddedSchedule(StringRef path) {
-  for (const EmbeddedSchedule &schedule : kEmbeddedSchedules)
-    if (schedule.data && path == schedule.path)
-      return StringRef(reinterpret_cast<const char *>(schedule.data),
-                       schedule.size);
-  return std::nullopt;
+  // The registry embeds every schedule file once, and hashes the same bytes
+  // into the revisions of the records that name it.
+  return ::fuel::target::KernelRegistry::scheduleFileText(path);
 }
