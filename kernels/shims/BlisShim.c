@@ -101,32 +101,4 @@ static int open_library(char *error, size_t size) {
   return 0;
 }
 
-/* Opens the library once per load of the shim; later calls reuse it. */
-static int init(char *error, size_t size) {
-  pthread_mutex_lock(&lock);
-  int rc = library ? 0 : open_library(error, size);
-  pthread_mutex_unlock(&lock);
-  return rc;
-}
-
-/* Unloading the shim drops its reference to the library. */
-__attribute__((destructor)) static void fini(void) {
-  if (library)
-    dlclose(library);
-  library = NULL;
-}
-
-static const fuel_shim_entry entries[] = {
-    {"fuel_shim_blis_sgemm", sgemm, 3, FUEL_SGEMM_NUM_PARAMS},
-    {"fuel_shim_blis_sgemm_batched", sgemm_batched, 3,
-     FUEL_SGEMM_BATCHED_NUM_PARAMS},
-};
-
-static const fuel_shim_info_t info = {FUEL_SHIM_ABI_VERSION,
-                                      FUEL_KERNEL_ABI_VERSION,
-                                      "blis-serial",
-                                      init,
-                                      sizeof entries / sizeof entries[0],
-                                      entries};
-
-FUEL_SHIM_EXPORT const fuel_shim_info_t *fuel_shim_info(void) { return &info; }
+FUEL_SGEMM_SHIM_DEFINE(blis, "blis-serial")
