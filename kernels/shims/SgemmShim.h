@@ -267,28 +267,30 @@ static inline int fuel_shim_take(void *handle, const char *library,
  * reference, and fuel_shim_info lists the two entries
  * fuel_shim_<NAME>_sgemm and fuel_shim_<NAME>_sgemm_batched. */
 #define FUEL_SGEMM_SHIM_DEFINE(NAME, LIBRARY_LABEL)                            \
-  static int init(char *error, size_t size) {                                \
-    pthread_mutex_lock(&lock);                                               \
-    int rc = library ? 0 : open_library(error, size);                        \
-    pthread_mutex_unlock(&lock);                                             \
-    return rc;                                                               \
-  }                                                                          \
-  __attribute__((destructor)) static void fini(void) {                       \
-    if (library)                                                             \
-      dlclose(library);                                                      \
-    library = NULL;                                                          \
-  }                                                                          \
-  static const fuel_shim_entry entries[] = {                                 \
-      {"fuel_shim_" #NAME "_sgemm", sgemm, 3, FUEL_SGEMM_NUM_PARAMS},        \
-      {"fuel_shim_" #NAME "_sgemm_batched", sgemm_batched, 3,                \
-       FUEL_SGEMM_BATCHED_NUM_PARAMS},                                       \
-  };                                                                         \
-  static const fuel_shim_info_t info = {                                     \
-      FUEL_SHIM_ABI_VERSION, FUEL_KERNEL_ABI_VERSION, LIBRARY_LABEL, init,   \
-      sizeof entries / sizeof entries[0], entries};                          \
-  FUEL_SHIM_EXPORT const fuel_shim_info_t *fuel_shim_info(void) {            \
-    return &info;                                                            \
+  static int init(char *error, size_t size) {                                  \
+    pthread_mutex_lock(&lock);                                                 \
+    int rc = library ? 0 : open_library(error, size);                          \
+    pthread_mutex_unlock(&lock);                                               \
+    return rc;                                                                 \
+  }                                                                            \
+  __attribute__((destructor)) static void fini(void) {                         \
+    if (library)                                                               \
+      dlclose(library);                                                        \
+    library = NULL;                                                            \
+  }                                                                            \
+  static const fuel_shim_entry entries[] = {                                   \
+      {"fuel_shim_" #NAME "_sgemm", sgemm, 3, FUEL_SGEMM_NUM_PARAMS},          \
+      {"fuel_shim_" #NAME "_sgemm_batched", sgemm_batched, 3,                  \
+       FUEL_SGEMM_BATCHED_NUM_PARAMS},                                         \
+  };                                                                           \
+  static const fuel_shim_info_t info = {FUEL_SHIM_ABI_VERSION,                 \
+                                        FUEL_KERNEL_ABI_VERSION,               \
+                                        LIBRARY_LABEL,                         \
+                                        init,                                  \
+                                        sizeof entries / sizeof entries[0],    \
+                                        entries};                              \
+  FUEL_SHIM_EXPORT const fuel_shim_info_t *fuel_shim_info(void) {              \
+    return &info;                                                              \
   }
-
 
 #endif /* FUEL_KERNELS_SHIMS_SGEMMSHIM_H */

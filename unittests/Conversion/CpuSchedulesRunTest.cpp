@@ -333,8 +333,8 @@ protected:
     ASSERT_EQ(kernels.size(), 1u);
     auto entry = kernels[0].lookupSymbol<LLVM::LLVMFuncOp>(name);
     ASSERT_TRUE(entry) << name << ": no ABI entry";
-    auto grid =
-        entry->getAttrOfType<DenseI64ArrayAttr>(mlir::fuel::kWorkgroupsAttr);
+    auto grid = entry->getAttrOfType<DenseI64ArrayAttr>(
+        mlir::fuel::kernel_attr::kWorkgroups);
     ASSERT_TRUE(grid && grid.size() == 3);
     for (unsigned i = 0; i < 3; ++i)
       out.grid[i] = static_cast<uint32_t>(grid[i]);

@@ -204,7 +204,8 @@ struct CommandReport {
   int64_t nodeId = -1;
   std::string opKind;
   std::string kernelId;
-  std::string source; ///< The winner's source ("generated", "openblas", ...) or "copy".
+  std::string
+      source; ///< The winner's source ("generated", "openblas", ...) or "copy".
   uint64_t revision = 0;
   uint64_t predictedNs = 0;
   bool operator==(const CommandReport &) const;

@@ -50,15 +50,6 @@ bool isAllowedUndefined(StringRef name) {
   return llvm::is_contained(kAllowedUndefined, name);
 }
 
-void initializeTargets() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    llvm::InitializeNativeTargetAsmParser();
-  });
-}
-
 /// `module` as optimised LLVM IR for `target`, with the target machine that
 /// compiles it; errors at the module.
 struct CompiledModule {
@@ -69,7 +60,7 @@ struct CompiledModule {
 
 FailureOr<CompiledModule> optimize(ModuleOp module,
                                    const CpuTargetSpec &target) {
-  initializeTargets();
+  initializeNativeCpuTarget();
   CompiledModule result;
   std::string error;
   llvm::Triple triple(target.triple);

@@ -10,7 +10,7 @@
 #include "fuel/Conversion/FuelToLLVM/CpuObject.h"
 
 #include "fuel/Dialect/Fuel/IR/CpuTarget.h"
-#include "fuel/Dialect/Fuel/IR/FuelDialect.h"
+#include "fuel/Dialect/Fuel/IR/FuelOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -30,19 +30,6 @@ using namespace mlir;
 using namespace mlir::fuel;
 
 namespace {
-/// The name of the dictionary attribute {triple, cpu, features} that
-/// fuel-apply-schedules stamps on each cpu kernel module, so that every later
-/// stage compiles for the target the schedule was chosen for.
-constexpr llvm::StringLiteral kCpuTargetAttrName = "fuel.cpu_target";
-
-void initializeTargets() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    llvm::InitializeNativeTargetAsmParser();
-  });
-}
 
 /// The cpu target the topology of `module`, or of the nearest enclosing
 /// module that has one, names (`cpu_target` on the cpu device,
@@ -62,7 +49,7 @@ std::optional<CpuTargetSpec> topologyCpuTarget(ModuleOp module) {
 /// The subtarget of `target`, or an error message.
 FailureOr<std::unique_ptr<llvm::MCSubtargetInfo>>
 subtargetInfo(const CpuTargetSpec &target, std::string &error) {
-  initializeTargets();
+  initializeNativeCpuTarget();
   llvm::Triple triple(target.triple);
   const llvm::Target *llvmTarget =
       llvm::TargetRegistry::lookupTarget(triple, error);
@@ -77,6 +64,15 @@ subtargetInfo(const CpuTargetSpec &target, std::string &error) {
   return sti;
 }
 } // namespace
+
+void mlir::fuel::initializeNativeCpuTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+  });
+}
 
 CpuTargetSpec mlir::fuel::hostCpuTarget() {
   CpuTargetSpec spec;
@@ -97,7 +93,7 @@ CpuTargetSpec mlir::fuel::hostCpuTarget() {
 FailureOr<CpuTargetSpec> mlir::fuel::resolveCpuTarget(ModuleOp module) {
   CpuTargetSpec spec;
   if (auto stamped =
-          module->getAttrOfType<DictionaryAttr>(kCpuTargetAttrName)) {
+          module->getAttrOfType<DictionaryAttr>(kernel_attr::kCpuTarget)) {
     auto get = [&](StringRef key) -> std::string {
       if (auto s = stamped.getAs<StringAttr>(key))
         return s.getValue().str();
@@ -105,7 +101,7 @@ FailureOr<CpuTargetSpec> mlir::fuel::resolveCpuTarget(ModuleOp module) {
     };
     spec = {get("triple"), get("cpu"), get("features")};
     if (spec.triple.empty() || spec.cpu.empty())
-      return module.emitError() << "'" << kCpuTargetAttrName
+      return module.emitError() << "'" << kernel_attr::kCpuTarget
                                 << "' needs string entries 'triple' and 'cpu'";
   } else if (std::optional<CpuTargetSpec> fromTopology =
                  topologyCpuTarget(module)) {
@@ -150,8 +146,6 @@ DictionaryAttr mlir::fuel::cpuTargetAttr(MLIRContext *ctx,
        b.getNamedAttr("features", b.getStringAttr(target.features)),
        b.getNamedAttr("triple", b.getStringAttr(target.triple))});
 }
-
-StringRef mlir::fuel::cpuTargetAttrName() { return kCpuTargetAttrName; }
 
 namespace {
 /// Whether code for `target` may use LLVM feature `feature`.

@@ -30,19 +30,18 @@ struct CpuTargetSpec {
   std::string features;
 };
 
+/// Registers LLVM's native target, its assembly printer and parser, once per
+/// process (target checks and the object step both need them).
+void initializeNativeCpuTarget();
+
 /// The compiling host's CPU.
 CpuTargetSpec hostCpuTarget();
 
-/// The cpu target stamped on `module` (cpuTargetAttrName, set on kernel
+/// The cpu target stamped on `module` (kernel_attr::kCpuTarget, set on kernel
 /// modules by fuel-apply-schedules), else that of `module`'s topology, else
 /// the compiling host's; an error at the module when it names a CPU or
 /// feature LLVM does not know.
 FailureOr<CpuTargetSpec> resolveCpuTarget(ModuleOp module);
-
-/// The attribute name of a module's stamped cpu target ("fuel.cpu_target"): a
-/// dictionary {triple, cpu, features} of strings. fuel-apply-schedules stamps
-/// it on each cpu kernel module; resolveCpuTarget reads it first.
-StringRef cpuTargetAttrName();
 
 /// `target` as the dictionary attribute resolveCpuTarget reads.
 DictionaryAttr cpuTargetAttr(MLIRContext *ctx, const CpuTargetSpec &target);

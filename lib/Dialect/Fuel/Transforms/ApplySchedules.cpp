@@ -245,7 +245,7 @@ struct ApplySchedulesPass
   }
 
   LogicalResult applyOne(func::FuncOp kernel, IsaClass isaCls) {
-    auto pathAttr = kernel->getAttrOfType<StringAttr>(kScheduleAttr);
+    auto pathAttr = kernel->getAttrOfType<StringAttr>(kernel_attr::kSchedule);
     FailureOr<ModuleOp> schedule = loadSchedule(kernel, pathAttr.getValue());
     if (failed(schedule))
       return failure();
@@ -320,10 +320,10 @@ struct ApplySchedulesPass
     if (*forall)
       for (auto [i, ub] : llvm::enumerate(forall->getMixedUpperBound()))
         grid[i] = *getConstantIntValue(ub);
-    kernel->setAttr(kWorkgroupsAttr, b.getDenseI64ArrayAttr(grid));
+    kernel->setAttr(kernel_attr::kWorkgroups, b.getDenseI64ArrayAttr(grid));
     // Scratch lives on the stack (fuel-bufferize-kernels); no kernel needs
     // the ABI's workspace yet.
-    kernel->setAttr(kWorkspaceBytesAttr, b.getI64IntegerAttr(0));
+    kernel->setAttr(kernel_attr::kWorkspaceBytes, b.getI64IntegerAttr(0));
     return success();
   }
 
@@ -336,26 +336,26 @@ struct ApplySchedulesPass
       if (!targetCpu.empty()) {
         // An explicit target is validated like a stamped one.
         kernels->setAttr(
-            cpuTargetAttrName(),
+            kernel_attr::kCpuTarget,
             cpuTargetAttr(
                 &getContext(),
                 {targetTriple.empty() ? hostCpuTarget().triple : targetTriple,
                  targetCpu, targetFeatures}));
         target = resolveCpuTarget(kernels);
-      } else if (kernels->hasAttr(cpuTargetAttrName())) {
+      } else if (kernels->hasAttr(kernel_attr::kCpuTarget)) {
         target = resolveCpuTarget(kernels);
       } else {
         target = resolveCpuTarget(root);
       }
       if (failed(target))
         return signalPassFailure();
-      kernels->setAttr(cpuTargetAttrName(),
+      kernels->setAttr(kernel_attr::kCpuTarget,
                        cpuTargetAttr(&getContext(), *target));
       IsaClass isaCls = isaClass(*target);
       for (func::FuncOp kernel : getKernelFuncs(kernels)) {
-        if (!kernel->hasAttr(kScheduleAttr))
+        if (!kernel->hasAttr(kernel_attr::kSchedule))
           continue;
-        if (!kernel->getAttrOfType<StringAttr>(kScheduleAttr)) {
+        if (!kernel->getAttrOfType<StringAttr>(kernel_attr::kSchedule)) {
           kernel.emitError() << "kernel " << describeKernel(kernel)
                              << ": 'fuel.schedule' must be a string";
           return signalPassFailure();

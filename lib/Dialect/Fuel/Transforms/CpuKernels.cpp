@@ -27,7 +27,7 @@ SmallVector<ModuleOp> mlir::fuel::getCpuKernelModules(ModuleOp root) {
 SmallVector<func::FuncOp> mlir::fuel::getKernelFuncs(ModuleOp kernelModule) {
   SmallVector<func::FuncOp> kernels;
   for (auto func : kernelModule.getOps<func::FuncOp>())
-    if (func->hasAttr(kKernelIdAttr))
+    if (func->hasAttr(kernel_attr::kKernelId))
       kernels.push_back(func);
   return kernels;
 }
@@ -37,7 +37,7 @@ std::string mlir::fuel::describeKernel(Operation *kernel) {
   if (auto name =
           kernel->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
     text += name.getValue().str();
-  if (auto id = kernel->getAttrOfType<StringAttr>(kKernelIdAttr))
+  if (auto id = kernel->getAttrOfType<StringAttr>(kernel_attr::kKernelId))
     text += " (" + id.getValue().str() + ")";
   return text;
 }

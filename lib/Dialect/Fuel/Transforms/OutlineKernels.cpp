@@ -52,12 +52,6 @@ using namespace mlir;
 using namespace mlir::fuel;
 namespace target = ::fuel::target;
 
-/// Attributes of a generated kernel function (FuelExecutableOps.td).
-static constexpr StringLiteral kKernelIdAttr = "fuel.kernel_id";
-static constexpr StringLiteral kOpKindAttr = "fuel.op_kind";
-static constexpr StringLiteral kRevisionAttr = "fuel.revision";
-static constexpr StringLiteral kScheduleAttr = "fuel.schedule";
-
 /// The executable of `device`: `cpu`, `cuda_0`, `vulkan_1`.
 static std::string executableName(DeviceAttr device) {
   std::string name = device.str();
@@ -601,12 +595,12 @@ FailureOr<func::FuncOp> Outliner::buildKernelFunc(const KernelSpec &spec,
     if (isOpTriviallyDead(op))
       op->erase();
 
-  func->setAttr(kKernelIdAttr, StringAttr::get(ctx, spec.kernelId));
-  func->setAttr(kOpKindAttr, StringAttr::get(ctx, spec.opKind));
-  func->setAttr(kRevisionAttr,
+  func->setAttr(kernel_attr::kKernelId, StringAttr::get(ctx, spec.kernelId));
+  func->setAttr(kernel_attr::kOpKind, StringAttr::get(ctx, spec.opKind));
+  func->setAttr(kernel_attr::kRevision,
                 IntegerAttr::get(IntegerType::get(ctx, 64),
                                  static_cast<int64_t>(spec.revision)));
-  func->setAttr(kScheduleAttr, StringAttr::get(ctx, spec.schedule));
+  func->setAttr(kernel_attr::kSchedule, StringAttr::get(ctx, spec.schedule));
   return func;
 }
 

@@ -320,25 +320,13 @@ LogicalResult Builder::visitDispatch(DispatchOp dispatch) {
 /// The byte offset of a contiguous slice of a static row-major tensor, or
 /// nullopt for any other slice.
 static std::optional<uint64_t> contiguousSliceOffset(tensor::ExtractSliceOp s) {
-  RankedTensorType source = s.getSourceType();
-  if (!source.hasStaticShape())
+  // The same contiguity rule as planning's (NodeAnalysis.h).
+  if (isStridedSlice(s))
     return std::nullopt;
+  RankedTensorType source = s.getSourceType();
   ArrayRef<int64_t> shape = source.getShape();
   ArrayRef<int64_t> offsets = s.getStaticOffsets();
-  ArrayRef<int64_t> sizes = s.getStaticSizes();
-  if (llvm::any_of(offsets, ShapedType::isDynamic) ||
-      llvm::any_of(sizes, ShapedType::isDynamic) ||
-      llvm::any_of(s.getStaticStrides(), [](int64_t x) { return x != 1; }))
-    return std::nullopt;
-  int64_t rank = shape.size(), partial = -1;
-  for (int64_t i = rank - 1; i >= 0; --i)
-    if (sizes[i] != shape[i]) {
-      partial = i;
-      break;
-    }
-  for (int64_t i = 0; i < partial; ++i)
-    if (sizes[i] != 1)
-      return std::nullopt;
+  int64_t rank = shape.size();
   uint64_t linear = 0, stride = 1;
   for (int64_t i = rank - 1; i >= 0; --i) {
     linear += uint64_t(offsets[i]) * stride;

@@ -146,7 +146,7 @@ Serializer::compileCpuModule(ModuleOp kernelModule) {
   // The target the schedules were applied for (stamped on the kernel
   // module), else the module's topology's, else the host's.
   FailureOr<CpuTargetSpec> target = resolveCpuTarget(
-      kernelModule->hasAttr(cpuTargetAttrName()) ? kernelModule : module);
+      kernelModule->hasAttr(kernel_attr::kCpuTarget) ? kernelModule : module);
   if (failed(target))
     return failure();
   FailureOr<std::vector<uint8_t>> image =

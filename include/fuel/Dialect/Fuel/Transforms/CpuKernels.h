@@ -24,15 +24,6 @@ class ForallOp;
 
 namespace mlir::fuel {
 
-/// Kernel function attributes (FuelOps.h, kernel_attr).
-inline constexpr llvm::StringLiteral kKernelIdAttr = kernel_attr::kKernelId;
-inline constexpr llvm::StringLiteral kOpKindAttr = kernel_attr::kOpKind;
-inline constexpr llvm::StringLiteral kScheduleAttr = kernel_attr::kSchedule;
-inline constexpr llvm::StringLiteral kWorkgroupsAttr = kernel_attr::kWorkgroups;
-inline constexpr llvm::StringLiteral kWorkspaceBytesAttr =
-    kernel_attr::kWorkspaceBytes;
-inline constexpr llvm::StringLiteral kKernelBodyAttr = kernel_attr::kKernelBody;
-
 /// The kernel modules of `root`'s cpu executables, in program order; an
 /// executable without generated kernels contributes none.
 SmallVector<ModuleOp> getCpuKernelModules(ModuleOp root);
