@@ -332,34 +332,25 @@ struct ApplySchedulesPass
     std::map<std::string, OwningOpRef<ModuleOp>> parsed;
     schedules = &parsed;
     for (ModuleOp kernels : getCpuKernelModules(root)) {
-      FailureOr<CpuTargetSpec> target = failure();
-      if (!targetCpu.empty()) {
-        // An explicit target is validated like a stamped one.
+      // An explicit target is stamped and then validated like any stamp;
+      // otherwise the module's stamp, else the topology's, else the host's.
+      if (!targetCpu.empty())
         kernels->setAttr(
             kernel_attr::kCpuTarget,
             cpuTargetAttr(
                 &getContext(),
                 {targetTriple.empty() ? hostCpuTarget().triple : targetTriple,
                  targetCpu, targetFeatures}));
-        target = resolveCpuTarget(kernels);
-      } else if (kernels->hasAttr(kernel_attr::kCpuTarget)) {
-        target = resolveCpuTarget(kernels);
-      } else {
-        target = resolveCpuTarget(root);
-      }
+      FailureOr<CpuTargetSpec> target = resolveCpuTarget(kernels);
       if (failed(target))
         return signalPassFailure();
       kernels->setAttr(kernel_attr::kCpuTarget,
                        cpuTargetAttr(&getContext(), *target));
       IsaClass isaCls = isaClass(*target);
       for (func::FuncOp kernel : getKernelFuncs(kernels)) {
+        // The dialect verifies that a `fuel.schedule` is a string.
         if (!kernel->hasAttr(kernel_attr::kSchedule))
           continue;
-        if (!kernel->getAttrOfType<StringAttr>(kernel_attr::kSchedule)) {
-          kernel.emitError() << "kernel " << describeKernel(kernel)
-                             << ": 'fuel.schedule' must be a string";
-          return signalPassFailure();
-        }
         if (failed(applyOne(kernel, isaCls)))
           return signalPassFailure();
       }
