@@ -70,11 +70,6 @@ std::optional<rt::ElementType> toDtype(Type type) {
   return std::nullopt;
 }
 
-::fuel::Device toRt(DeviceAttr device) {
-  ::fuel::plan::Device d = toPlan(device);
-  return d;
-}
-
 /// The row-major bytes of `value` (a splat expanded, i1 as one byte per
 /// element), or failure for data it cannot read.
 FailureOr<std::vector<uint8_t>> constantBytes(ConstantDataOp op) {
@@ -145,8 +140,7 @@ FailureOr<std::vector<uint8_t>>
 Serializer::compileCpuModule(ModuleOp kernelModule) {
   // The target the schedules were applied for (stamped on the kernel
   // module), else the module's topology's, else the host's.
-  FailureOr<CpuTargetSpec> target = resolveCpuTarget(
-      kernelModule->hasAttr(kernel_attr::kCpuTarget) ? kernelModule : module);
+  FailureOr<CpuTargetSpec> target = resolveCpuTarget(kernelModule);
   if (failed(target))
     return failure();
   FailureOr<std::vector<uint8_t>> image =
@@ -167,7 +161,7 @@ Serializer::compileCpuModule(ModuleOp kernelModule) {
 LogicalResult Serializer::devices() {
   for (ArenaOp arena : program.getBodyBlock().getOps<ArenaOp>())
     deviceIndex[arena.getDevice()] = writer.addDevice(
-        toRt(arena.getDevice()), arena.getSize(), arena.getAlign());
+        toPlan(arena.getDevice()), arena.getSize(), arena.getAlign());
   return success();
 }
 
