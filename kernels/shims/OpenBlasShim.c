@@ -42,13 +42,21 @@ static const char *const candidates[] = {
     "libopenblas.so.0",
 };
 
+/* Serial OpenBLAS (a SINGLE_THREADED build) hands out its packing buffers
+ * without locks, so two workgroups calling it at once can share one and
+ * compute wrong rows (seen as results that differ between runs on two
+ * threads). Calls are therefore made one at a time; BLIS needs no lock. */
+static pthread_mutex_t call_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void gemm(int trans_a, int trans_b, uint32_t m, uint32_t n, uint32_t k,
                  const float *a, uint32_t lda, const float *b, uint32_t ldb,
                  float *c, uint32_t ldc) {
+  pthread_mutex_lock(&call_lock);
   cblas_sgemm_fn(
       FUEL_CBLAS_ROW_MAJOR, trans_a ? FUEL_CBLAS_TRANS : FUEL_CBLAS_NO_TRANS,
       trans_b ? FUEL_CBLAS_TRANS : FUEL_CBLAS_NO_TRANS, (int)m, (int)n, (int)k,
       1.0f, a, (int)lda, b, (int)ldb, 0.0f, c, (int)ldc);
+  pthread_mutex_unlock(&call_lock);
 }
 
 static void sgemm(const fuel_dispatch *d, void *workspace, uint32_t x,

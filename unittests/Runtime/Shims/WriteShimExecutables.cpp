@@ -5,7 +5,10 @@
 // finds the shims beside itself:
 //   matmul-<lib>.fuel     c (37x53) = a (37x29) * b (29x53), rows of 8;
 //   matmul-tb-<lib>.fuel  c (37x53) = a (37x29) * b^T, b stored 53x29;
-//   bmm-<lib>.fuel        c (3x17x19) = a (3x17x23) * b (3x23x19).
+//   bmm-<lib>.fuel        c (3x17x19) = a (3x17x23) * b (3x23x19);
+//   large-<lib>.fuel      c (64x1024) = a (64x784) * b (784x1024), rows of
+//                         16 (the MLP's first layer), predicted long enough
+//                         that its workgroups run on every thread.
 // Each is one library-kernel dispatch writing its output directly.
 //
 //===----------------------------------------------------------------------===//
@@ -26,7 +29,7 @@ namespace {
 bool write(const std::string &path, const std::string &lib, bool batched,
            std::vector<int64_t> aShape, std::vector<int64_t> bShape,
            std::vector<int64_t> cShape, std::vector<int64_t> params,
-           uint32_t gridX) {
+           uint32_t gridX, uint64_t predictedNs = 10000) {
   ExecutableWriter w;
   w.setFuelVersion("fuel test");
   w.setFunction(batched ? "bmm" : "matmul");
@@ -61,7 +64,7 @@ bool write(const std::string &path, const std::string &lib, bool batched,
   r.opKind = op;
   r.kernelId = lk.kernelId;
   r.source = lib;
-  r.predictedNs = 10000;
+  r.predictedNs = predictedNs;
   w.addDispatch(d, {}, r);
   StatusOr<std::vector<uint8_t>> bytes = w.finish();
   if (!bytes) {
@@ -101,6 +104,10 @@ int main(int argc, char **argv) {
         write(dir + "/bmm-" + lib + ".fuel", lib, true, {3, 17, 23},
               {3, 23, 19}, {3, 17, 19},
               {3, 17, 19, 23, 23, 19, 19, 17 * 23, 23 * 19, 17 * 19, 0, 0}, 3);
+    ok &= write(dir + "/large-" + lib + ".fuel", lib, false, {64, 784},
+                {784, 1024}, {64, 1024},
+                {64, 1024, 784, 784, 1024, 1024, 0, 0, 16}, 4,
+                /*predictedNs=*/2000000);
   }
   return ok ? 0 : 1;
 }

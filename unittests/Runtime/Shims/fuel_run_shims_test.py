@@ -59,6 +59,22 @@ for lib in ("openblas", "blis"):
         check(np.allclose(c, want, rtol=1e-5, atol=1e-5 * k),
               "%s %s: max error %g" % (lib, name,
                                        float(np.max(np.abs(c - want)))))
+    # At a model's size the libraries pack through work buffers: fresh
+    # processes (the first concurrent calls) on two threads must give the
+    # one-thread result bit for bit, run after run.
+    exe = os.path.join(EXES, "large-%s.fuel" % lib)
+    outs = []
+    for threads in ["1"] + ["2"] * 48:
+        po = os.path.join(WORK, "large-%s-%d.npy" % (lib, len(outs)))
+        rc, out, err = run([exe, "--input=random:5", "--output=@" + po,
+                            "--threads=" + threads])
+        if rc != 0:
+            failures.append("%s large: rc %d: %s" % (lib, rc, err))
+            break
+        outs.append(np.load(po))
+    differ = sum(1 for o in outs[1:] if not np.array_equal(o, outs[0]))
+    check(differ == 0, "%s large: %d of %d two-thread runs differ from one "
+          "thread" % (lib, differ, len(outs) - 1))
     exe = os.path.join(EXES, "matmul-%s.fuel" % lib)
     rc, out, err = run([exe, "--dump"])
     check(rc == 0 and "fuel_shim_%s_sgemm" % lib in out
