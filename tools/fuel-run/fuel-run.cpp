@@ -44,6 +44,7 @@ const char *const kUsage =
     "  --lanes=N                queues per device that independent commands\n"
     "                           overlap on (default: 2; 1: in list order)\n"
     "  --repeat=N               run N times (timings: median)\n"
+    "  --warmup=N               run N times first, untimed (default: 0)\n"
     "  --report[=text|json]     per-command timings and predictions\n"
     "  --trace=FILE.json        a Chrome trace of the commands\n"
     "  --dump                   print what the executable holds, run nothing\n";
@@ -59,6 +60,7 @@ struct Options {
   unsigned threads = 0;
   unsigned lanes = 0;
   uint64_t repeat = 1;
+  uint64_t warmup = 0;
   enum class Report { None, Text, Json } report = Report::None;
   std::string trace;
   bool dump = false;
@@ -139,6 +141,8 @@ Options parseOptions(int argc, char **argv) {
       o.lanes = unsigned(n);
     } else if (startsWith(a, "--repeat=")) {
       o.repeat = parseCount("--repeat", value("--repeat="), 1);
+    } else if (startsWith(a, "--warmup=")) {
+      o.warmup = parseCount("--warmup", value("--warmup="), 0);
     } else if (a == "--report" || a == "--report=text") {
       o.report = Options::Report::Text;
     } else if (a == "--report=json") {
@@ -272,8 +276,23 @@ commandRows(const Program &p, const std::vector<uint32_t> &lanes,
   return rows;
 }
 
+/// Wall time of whole runs (Session::run, submit to completion): what the
+/// commands' times leave out — dispatch and wait overhead, the gaps between
+/// commands — and what they double-count where commands overlap on lanes.
+struct RunTimes {
+  uint64_t medianNs = 0;
+  uint64_t minNs = 0;
+};
+
+RunTimes runTimes(const std::vector<uint64_t> &ns) {
+  RunTimes t;
+  t.medianNs = median(ns);
+  t.minNs = ns.empty() ? 0 : *std::min_element(ns.begin(), ns.end());
+  return t;
+}
+
 void printTextReport(const Program &p, const std::vector<CommandRow> &rows,
-                     uint64_t uploadNs, uint64_t repeat) {
+                     uint64_t uploadNs, uint64_t repeat, RunTimes run) {
   std::printf("report: %s, %zu commands, median of %" PRIu64 " runs\n",
               p.function.c_str(), rows.size(), repeat);
   std::printf("%4s %6s %-9s %-10s %-9s %4s %-28s %-10s %12s %12s %10s\n", "#",
@@ -297,11 +316,13 @@ void printTextReport(const Program &p, const std::vector<CommandRow> &rows,
   std::printf("input upload: %" PRIu64 " ns (outside the plan)\n", uploadNs);
   std::printf("total: predicted %" PRIu64 " ns, measured %" PRIu64 " ns\n",
               predicted, measured);
+  std::printf("run: median %" PRIu64 " ns, min %" PRIu64 " ns (wall)\n",
+              run.medianNs, run.minNs);
 }
 
 void printJsonReport(const Program &p, const std::vector<CommandRow> &rows,
                      uint64_t uploadNs, uint64_t repeat, unsigned threads,
-                     unsigned lanes) {
+                     unsigned lanes, RunTimes run) {
   uint64_t predicted = 0, measured = 0;
   std::string s = "{\n  \"function\": " + jsonString(p.function) +
                   ",\n  \"repeat\": " + std::to_string(repeat) +
@@ -331,7 +352,9 @@ void printJsonReport(const Program &p, const std::vector<CommandRow> &rows,
     measured += r.measuredNs;
   }
   s += "\n  ],\n  \"total_predicted_ns\": " + std::to_string(predicted) +
-       ",\n  \"total_measured_ns\": " + std::to_string(measured) + "\n}\n";
+       ",\n  \"total_measured_ns\": " + std::to_string(measured) +
+       ",\n  \"run_median_ns\": " + std::to_string(run.medianNs) +
+       ",\n  \"run_min_ns\": " + std::to_string(run.minNs) + "\n}\n";
   std::fputs(s.c_str(), stdout);
 }
 
@@ -472,9 +495,15 @@ int runMain(const Options &o) {
   uint64_t uploadNs = monotonicNs() - uploadStart;
 
   std::vector<std::vector<CommandTime>> runs;
-  for (uint64_t r = 0; r < o.repeat; ++r) {
+  std::vector<uint64_t> runNs;
+  for (uint64_t r = 0; r < o.warmup; ++r)
     if (Status st = s.run(); !st)
       failStatus(st);
+  for (uint64_t r = 0; r < o.repeat; ++r) {
+    uint64_t start = monotonicNs();
+    if (Status st = s.run(); !st)
+      failStatus(st);
+    runNs.push_back(monotonicNs() - start);
     runs.push_back(s.commandTimes());
   }
 
@@ -520,9 +549,10 @@ int runMain(const Options &o) {
     std::vector<CommandRow> rows = commandRows(p, s.commandLanes(), runs);
     if (o.report == Options::Report::Json)
       printJsonReport(p, rows, uploadNs, o.repeat, (*rt)->threadCount(),
-                      o.lanes ? o.lanes : kDefaultSessionLanes);
+                      o.lanes ? o.lanes : kDefaultSessionLanes,
+                      runTimes(runNs));
     else
-      printTextReport(p, rows, uploadNs, o.repeat);
+      printTextReport(p, rows, uploadNs, o.repeat, runTimes(runNs));
   }
   if (!o.trace.empty())
     writeTrace(o.trace, p, s, runs);

@@ -120,7 +120,7 @@ out, _ = expect_ok([vadd, "--input=@" + path("a.npy"),
                     "--input=@" + path("b.npy"), "--repeat=3", "--report"],
                    "--report")
 for text in ("cpu.gen.vadd_f32", "fuel.copy", "predicted", "measured",
-             "input upload", "4000"):
+             "input upload", "4000", "run: median"):
     check(text in out, "--report shows " + text, out)
 out, _ = expect_ok([vadd, "--input=@" + path("a.npy"),
                     "--input=@" + path("b.npy"), "--repeat=3",
@@ -139,8 +139,25 @@ try:
     check(all(isinstance(c["measured_ns"], int) for c in cmds),
           "json measured times")
     check(rep["total_predicted_ns"] == 2300, "json predicted total")
+    # Whole runs' wall time: every run holds all its commands, so the
+    # median run is at least each command's median.
+    check(0 < rep["run_min_ns"] <= rep["run_median_ns"], "json run times",
+          out)
+    check(rep["run_median_ns"] >= max(c["measured_ns"] for c in cmds),
+          "json run median covers its commands", out)
 except (ValueError, KeyError) as e:
     failures.append("--report=json is not the expected JSON: %s: %s" % (e, out))
+
+# --warmup: untimed runs first; the results and the report are as without.
+out, _ = expect_ok([vadd, "--input=@" + path("a.npy"),
+                    "--input=@" + path("b.npy"), "--warmup=2", "--repeat=2",
+                    "--report=json"], "--warmup")
+try:
+    check(json.loads(out)["repeat"] == 2, "--warmup does not count as repeat")
+except (ValueError, KeyError) as e:
+    failures.append("--warmup: not the expected JSON: %s: %s" % (e, out))
+expect_error([vadd, "--input=random:1", "--warmup=x"],
+             "--warmup expects a number", "a bad --warmup")
 
 # --trace: a Chrome trace with one complete event per command and run.
 expect_ok([vadd, "--input=random:1", "--repeat=2",

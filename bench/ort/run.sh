@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# fuel against ONNX Runtime on examples/{mlp,convnet,transformer}.mlir: the
+# same models from the same weights and inputs, checked to agree, then timed
+# on one thread and on every core (docs/ORT-COMPARISON.md). Installs what is
+# missing (Debian packages through scripts/install-deps.sh, the npm package
+# onnxruntime-node@1.30.0 under the build tree through bench/ort/install.sh),
+# builds fuel-compile, fuel-run and the library shims, and runs
+# bench/ort/bench_ort.py with the arguments given (--help lists them).
+# Usage: bench/ort/run.sh [bench_ort.py options...]   ($FUEL_BUILD_DIR: build)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+build="${FUEL_BUILD_DIR:-$root/build}"
+
+"$root/scripts/install-deps.sh"
+if [ ! -f "$build/build.ninja" ]; then
+  "$root/scripts/build.sh" "$build" >/dev/null
+fi
+ninja -C "$build" -j "${FUEL_JOBS:-2}" fuel-compile fuel-run \
+  fuel-shim-openblas fuel-shim-blis >/dev/null
+ort_dir="$("$root/bench/ort/install.sh" "$build")"
+exec /usr/bin/python3 "$root/bench/ort/bench_ort.py" --build "$build" \
+  --ort-dir "$ort_dir" "$@"
