@@ -215,8 +215,13 @@ def check(ex, a, variants):
             w, f"{ex.name}.ort.{v}.optimized.onnx")).graph
         ops = [n.op_type for n in graph.node]
         print(f"  ONNX Runtime ({v}) runs {len(ops)} nodes: {', '.join(ops)}")
-    fuel_nodes = len(dot_flow(ex.dot)[0])
-    print(f"  fuel runs {fuel_nodes} nodes", flush=True)
+    kinds = dot_flow(ex.dot)[0]
+    with open(ex.dot) as f:
+        sources = re.findall(r'label="node \d+: [^"]*?\\n(\w+), -?\d+ ns"',
+                             f.read())
+    count = {src: sources.count(src) for src in sorted(set(sources))}
+    print(f"  fuel runs {len(kinds)} nodes: " + ", ".join(
+        f"{src} {n}" for src, n in count.items()), flush=True)
 
 
 def dot_flow(path):
