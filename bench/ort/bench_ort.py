@@ -24,7 +24,8 @@
    differ). A contender's run is one process: --warmup untimed runs, then
    --repeat timed ones, reporting their median and fastest — for fuel
    `fuel-run --report=json`'s run_median_ns and run_min_ns (wall time of
-   Session::run), for ORT run_ort.js's of `await session.run()`. Over the
+   Session::run; on one thread with --lanes=1, so that no second queue
+   thread computes), for ORT run_ort.js's of `await session.run()`. Over the
    rounds: best = the fastest run of any round (what the machine gives when
    nothing else runs), median = the median of the round medians; the ratio
    fuel / ORT of each, per example, and their geometric mean over the
@@ -138,9 +139,14 @@ class Example:
         run(command, f"fuel-compile {self.name}")
 
     def fuel(self, threads, warmup, repeat, output=None):
+        # One thread means one core: one lane, since a second lane's queue
+        # thread runs a dispatch itself when the pool is busy (RUNTIME.md,
+        # "Overlap"). On more threads, fuel-run's default lanes.
         command = [self.a.fuel_run, self.exe, f"--threads={threads}",
                    f"--warmup={warmup}", f"--repeat={repeat}",
                    "--report=json"]
+        if threads == 1:
+            command.append("--lanes=1")
         command += [f"--input=@{p}" for p in self.args]
         if output:
             command.append(f"--output=@{output}")
