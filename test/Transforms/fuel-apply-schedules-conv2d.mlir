@@ -34,17 +34,15 @@
 // CHECK: scf.for {{.*}} -> (vector<7xf32>)
 // CHECK: arith.addf {{.*}} fastmath<contract> : vector<7xf32>
 
-// NCHW: 4 (AVX2) or 8 (AVX-512) filters x 27 output columns: 16 + 8 + 3
-// lanes on AVX2, 16 + 11 on AVX-512; the remainder of the 9 filters is one.
+// NCHW: 8 filters x 27 output columns: 8 + 8 + 8 + 3 lanes on AVX2, 16 + 11
+// on AVX-512; the remainder of the 9 filters is one.
 // CHECK-LABEL: func.func @conv2d_2
 // CHECK-SAME: fuel.workgroups = array<i64: 5, 1, 1>
 // CHECK: scf.forall (%{{.*}}) in (5)
-// AVX2: scf.for {{.*}} -> (vector<4x16xf32>)
-// AVX2: arith.mulf {{.*}} fastmath<contract> : vector<4x16xf32>
-// AVX2: arith.addf {{.*}} fastmath<contract> : vector<4x16xf32>
-// AVX2: scf.for {{.*}} -> (vector<4x8xf32>)
-// AVX2: scf.for {{.*}} -> (vector<4x3xf32>)
-// AVX2: scf.for {{.*}} -> (vector<16xf32>)
+// AVX2: scf.for {{.*}} -> (vector<8x8xf32>)
+// AVX2: arith.mulf {{.*}} fastmath<contract> : vector<8x8xf32>
+// AVX2: arith.addf {{.*}} fastmath<contract> : vector<8x8xf32>
+// AVX2: scf.for {{.*}} -> (vector<8x3xf32>)
 // AVX2: scf.for {{.*}} -> (vector<8xf32>)
 // AVX2: scf.for {{.*}} -> (vector<3xf32>)
 // AVX512: scf.for {{.*}} -> (vector<8x16xf32>)

@@ -35,15 +35,15 @@ module attributes {transform.with_named_sequence} {
     }
     transform.yield
   }
-  transform.named_sequence @conv2d_is_nchw_unit(%op: !transform.any_op {transform.readonly}, %v: !transform.param<i64> {transform.readonly}, %m: !transform.param<i64> {transform.readonly}, %w: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) {
+  transform.named_sequence @conv2d_is_nchw_unit(%op: !transform.any_op {transform.readonly}, %v: !transform.param<i64> {transform.readonly}, %m: !transform.param<i64> {transform.readonly}, %w: !transform.param<i64> {transform.readonly}, %mh: !transform.param<i64> {transform.readonly}, %wh: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) {
     transform.match.operation_name %op ["linalg.conv_2d_nchw_fchw"] : !transform.any_op
     transform.include @conv2d_unit_window failures(propagate) (%op) : (!transform.any_op) -> ()
-    transform.yield %op, %v, %m, %w : !transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>
+    transform.yield %op, %v, %m, %w, %mh, %wh : !transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>
   }
-  transform.named_sequence @conv2d_is_nhwc_unit(%op: !transform.any_op {transform.readonly}, %v: !transform.param<i64> {transform.readonly}, %m: !transform.param<i64> {transform.readonly}, %w: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) {
+  transform.named_sequence @conv2d_is_nhwc_unit(%op: !transform.any_op {transform.readonly}, %v: !transform.param<i64> {transform.readonly}, %m: !transform.param<i64> {transform.readonly}, %w: !transform.param<i64> {transform.readonly}, %mh: !transform.param<i64> {transform.readonly}, %wh: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) {
     transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
     transform.include @conv2d_unit_window failures(propagate) (%op) : (!transform.any_op) -> ()
-    transform.yield %op, %v, %m, %w : !transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>
+    transform.yield %op, %v, %m, %w, %mh, %wh : !transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>
   }
   // Peels the lane loop of a register tile (tiled by 2 or more vectors) and
   // splits its remainder again by one vector, peeled: every lane tile is then
@@ -85,7 +85,7 @@ module attributes {transform.with_named_sequence} {
   // oh), one output row of every filter; the register tile is %m filters x
   // %w output columns (the fill fused), the reduction loops c, kh, kw by 1
   // inside it; ow then f peeled.
-  transform.named_sequence @conv2d_nchw_unit(%op: !transform.any_op {transform.consumed}, %v: !transform.param<i64> {transform.readonly}, %m: !transform.param<i64> {transform.readonly}, %w: !transform.param<i64> {transform.readonly}) {
+  transform.named_sequence @conv2d_nchw_unit(%op: !transform.any_op {transform.consumed}, %v: !transform.param<i64> {transform.readonly}, %m: !transform.param<i64> {transform.readonly}, %w: !transform.param<i64> {transform.readonly}, %mh: !transform.param<i64> {transform.readonly}, %wh: !transform.param<i64> {transform.readonly}) {
     %f = transform.get_parent_op %op {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
     %wg, %forall = transform.structured.fuse %op tile_sizes [1, 0, 1] {apply_cleanup, use_forall} : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %t, %lf, %low = transform.structured.fuse %wg tile_sizes [0, %m, 0, %w] {apply_cleanup} : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
@@ -96,12 +96,12 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
   // NHWC (n, oh, ow, f, kh, kw, c), unit window steps: workgroups are (n,
-  // oh); the register tile is %m output columns x %w filters (the fill
+  // oh); the register tile is %mh output columns x %wh filters (the fill
   // fused), the reduction loops kh, kw, c by 1 inside it; f then ow peeled.
-  transform.named_sequence @conv2d_nhwc_unit(%op: !transform.any_op {transform.consumed}, %v: !transform.param<i64> {transform.readonly}, %m: !transform.param<i64> {transform.readonly}, %w: !transform.param<i64> {transform.readonly}) {
+  transform.named_sequence @conv2d_nhwc_unit(%op: !transform.any_op {transform.consumed}, %v: !transform.param<i64> {transform.readonly}, %m: !transform.param<i64> {transform.readonly}, %w: !transform.param<i64> {transform.readonly}, %mh: !transform.param<i64> {transform.readonly}, %wh: !transform.param<i64> {transform.readonly}) {
     %f = transform.get_parent_op %op {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
     %wg, %forall = transform.structured.fuse %op tile_sizes [1, 1] {apply_cleanup, use_forall} : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %t, %low, %lf = transform.structured.fuse %wg tile_sizes [0, 0, %m, %w] {apply_cleanup} : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %t, %low, %lf = transform.structured.fuse %wg tile_sizes [0, 0, %mh, %wh] {apply_cleanup} : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
     transform.include @conv2d_peel_lanes failures(propagate) (%lf, %v) : (!transform.any_op, !transform.param<i64>) -> ()
     transform.include @conv2d_peel failures(propagate) (%low) : (!transform.any_op) -> ()
     transform.include @conv2d_tile_reductions failures(propagate) (%f) : (!transform.any_op) -> ()
@@ -146,15 +146,15 @@ module attributes {transform.with_named_sequence} {
     } : !transform.any_op
     transform.yield
   }
-  transform.named_sequence @conv2d_is_nchw_strided(%op: !transform.any_op {transform.readonly}, %v: !transform.param<i64> {transform.readonly}, %m: !transform.param<i64> {transform.readonly}, %w: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) {
+  transform.named_sequence @conv2d_is_nchw_strided(%op: !transform.any_op {transform.readonly}, %v: !transform.param<i64> {transform.readonly}, %m: !transform.param<i64> {transform.readonly}, %w: !transform.param<i64> {transform.readonly}, %mh: !transform.param<i64> {transform.readonly}, %wh: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) {
     transform.match.operation_name %op ["linalg.conv_2d_nchw_fchw"] : !transform.any_op
-    transform.yield %op, %v, %m, %w : !transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>
+    transform.yield %op, %v, %m, %w, %mh, %wh : !transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>
   }
-  transform.named_sequence @conv2d_is_nhwc_strided(%op: !transform.any_op {transform.readonly}, %v: !transform.param<i64> {transform.readonly}, %m: !transform.param<i64> {transform.readonly}, %w: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) {
+  transform.named_sequence @conv2d_is_nhwc_strided(%op: !transform.any_op {transform.readonly}, %v: !transform.param<i64> {transform.readonly}, %m: !transform.param<i64> {transform.readonly}, %w: !transform.param<i64> {transform.readonly}, %mh: !transform.param<i64> {transform.readonly}, %wh: !transform.param<i64> {transform.readonly}) -> (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) {
     transform.match.operation_name %op ["linalg.conv_2d_nhwc_hwcf"] : !transform.any_op
-    transform.yield %op, %v, %m, %w : !transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>
+    transform.yield %op, %v, %m, %w, %mh, %wh : !transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>
   }
-  transform.named_sequence @conv2d_nchw_strided(%op: !transform.any_op {transform.consumed}, %v: !transform.param<i64> {transform.readonly}, %m: !transform.param<i64> {transform.readonly}, %w: !transform.param<i64> {transform.readonly}) {
+  transform.named_sequence @conv2d_nchw_strided(%op: !transform.any_op {transform.consumed}, %v: !transform.param<i64> {transform.readonly}, %m: !transform.param<i64> {transform.readonly}, %w: !transform.param<i64> {transform.readonly}, %mh: !transform.param<i64> {transform.readonly}, %wh: !transform.param<i64> {transform.readonly}) {
     %f = transform.get_parent_op %op {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
     %wg, %forall = transform.structured.fuse %op tile_sizes [1, 1] {apply_cleanup, use_forall} : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %fill = transform.structured.match ops{["linalg.fill"]} in %forall : (!transform.any_op) -> !transform.any_op
@@ -178,7 +178,7 @@ module attributes {transform.with_named_sequence} {
     transform.include @conv2d_decomposed failures(propagate) (%f) : (!transform.any_op) -> ()
     transform.yield
   }
-  transform.named_sequence @conv2d_nhwc_strided(%op: !transform.any_op {transform.consumed}, %v: !transform.param<i64> {transform.readonly}, %m: !transform.param<i64> {transform.readonly}, %w: !transform.param<i64> {transform.readonly}) {
+  transform.named_sequence @conv2d_nhwc_strided(%op: !transform.any_op {transform.consumed}, %v: !transform.param<i64> {transform.readonly}, %m: !transform.param<i64> {transform.readonly}, %w: !transform.param<i64> {transform.readonly}, %mh: !transform.param<i64> {transform.readonly}, %wh: !transform.param<i64> {transform.readonly}) {
     %f = transform.get_parent_op %op {op_name = "func.func"} : (!transform.any_op) -> !transform.any_op
     %wg, %forall = transform.structured.fuse %op tile_sizes [1, 1] {apply_cleanup, use_forall} : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     %fill = transform.structured.match ops{["linalg.fill"]} in %forall : (!transform.any_op) -> !transform.any_op
@@ -247,37 +247,47 @@ module attributes {transform.with_named_sequence} {
     transform.include @conv2d_lower_vectors failures(propagate) (%f) : (!transform.any_op) -> ()
     transform.yield
   }
-  transform.named_sequence @conv2d_impl(%root: !transform.any_op {transform.consumed}, %v: !transform.param<i64> {transform.readonly}, %m: !transform.param<i64> {transform.readonly}, %w: !transform.param<i64> {transform.readonly}) {
-    %r1 = transform.foreach_match in %root, %v, %m, %w @conv2d_is_nchw_unit -> @conv2d_nchw_unit, @conv2d_is_nhwc_unit -> @conv2d_nhwc_unit, @conv2d_is_nchw_strided -> @conv2d_nchw_strided, @conv2d_is_nhwc_strided -> @conv2d_nhwc_strided : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
+  transform.named_sequence @conv2d_impl(%root: !transform.any_op {transform.consumed}, %v: !transform.param<i64> {transform.readonly}, %m: !transform.param<i64> {transform.readonly}, %w: !transform.param<i64> {transform.readonly}, %mh: !transform.param<i64> {transform.readonly}, %wh: !transform.param<i64> {transform.readonly}) {
+    %r1 = transform.foreach_match in %root, %v, %m, %w, %mh, %wh @conv2d_is_nchw_unit -> @conv2d_nchw_unit, @conv2d_is_nhwc_unit -> @conv2d_nhwc_unit, @conv2d_is_nchw_strided -> @conv2d_nchw_strided, @conv2d_is_nhwc_strided -> @conv2d_nhwc_strided : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
     transform.yield
   }
-  // AVX2 (16 ymm): 4 x 16 register tiles, 8 ymm accumulators.
+  // AVX2 (16 ymm), 8 accumulators: NCHW 8 x 8 register tiles (one vector of
+  // lanes per row: a remainder of the lanes keeps 8 accumulators), NHWC
+  // 4 x 16.
   transform.named_sequence @avx2(%kernel: !transform.any_op {transform.readonly}) {
     %root = transform.structured.match ops{["func.func"]} in %kernel : (!transform.any_op) -> !transform.any_op
     %v = transform.param.constant 8 : i64 -> !transform.param<i64>
-    %m = transform.param.constant 4 : i64 -> !transform.param<i64>
-    %w = transform.param.constant 16 : i64 -> !transform.param<i64>
-    transform.include @conv2d_impl failures(propagate) (%root, %v, %m, %w) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
+    %m = transform.param.constant 8 : i64 -> !transform.param<i64>
+    %w = transform.param.constant 8 : i64 -> !transform.param<i64>
+    %mh = transform.param.constant 4 : i64 -> !transform.param<i64>
+    %wh = transform.param.constant 16 : i64 -> !transform.param<i64>
+    transform.include @conv2d_impl failures(propagate) (%root, %v, %m, %w, %mh, %wh) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }
 
-  // AVX-512 (32 zmm): 8 x 32 register tiles, 16 zmm accumulators.
+  // AVX-512 (32 zmm): 8 x 32 register tiles, 16 zmm accumulators (NCHW and
+  // NHWC).
   transform.named_sequence @avx512(%kernel: !transform.any_op {transform.readonly}) {
     %root = transform.structured.match ops{["func.func"]} in %kernel : (!transform.any_op) -> !transform.any_op
     %v = transform.param.constant 16 : i64 -> !transform.param<i64>
     %m = transform.param.constant 8 : i64 -> !transform.param<i64>
     %w = transform.param.constant 32 : i64 -> !transform.param<i64>
-    transform.include @conv2d_impl failures(propagate) (%root, %v, %m, %w) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
+    %mh = transform.param.constant 8 : i64 -> !transform.param<i64>
+    %wh = transform.param.constant 32 : i64 -> !transform.param<i64>
+    transform.include @conv2d_impl failures(propagate) (%root, %v, %m, %w, %mh, %wh) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }
 
-  // Baseline x86-64 (16 xmm): 4 x 8 register tiles, 8 xmm accumulators.
+  // Baseline x86-64 (16 xmm), 8 accumulators: NCHW 8 x 4 register tiles,
+  // NHWC 4 x 8.
   transform.named_sequence @generic(%kernel: !transform.any_op {transform.readonly}) {
     %root = transform.structured.match ops{["func.func"]} in %kernel : (!transform.any_op) -> !transform.any_op
     %v = transform.param.constant 4 : i64 -> !transform.param<i64>
-    %m = transform.param.constant 4 : i64 -> !transform.param<i64>
-    %w = transform.param.constant 8 : i64 -> !transform.param<i64>
-    transform.include @conv2d_impl failures(propagate) (%root, %v, %m, %w) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
+    %m = transform.param.constant 8 : i64 -> !transform.param<i64>
+    %w = transform.param.constant 4 : i64 -> !transform.param<i64>
+    %mh = transform.param.constant 4 : i64 -> !transform.param<i64>
+    %wh = transform.param.constant 8 : i64 -> !transform.param<i64>
+    transform.include @conv2d_impl failures(propagate) (%root, %v, %m, %w, %mh, %wh) : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }
 }
