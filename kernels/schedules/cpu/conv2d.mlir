@@ -13,8 +13,9 @@
 // row (NHWC) times M broadcast scalars, accumulated in M x W/V vector
 // registers hoisted out of the reduction loops. The tile loops are peeled;
 // a lane remainder is split again by V, so every lane tile is a multiple of
-// V or shorter than V. M x W: 4 x 16 on AVX2 (8 ymm accumulators), 8 x 32 on
-// AVX-512 (16 zmm), 4 x 8 generic (8 xmm).
+// V or shorter than V. M x W: NCHW 8 x 8 on AVX2 (8 ymm accumulators, also
+// in a lane remainder), 8 x 32 on AVX-512 (16 zmm), 8 x 4 generic (8 xmm);
+// NHWC 4 x 16 on AVX2, 8 x 32 on AVX-512, 4 x 8 generic.
 //
 // Other strides or dilations: workgroups (n, f) for NCHW, (n, oh) for NHWC,
 // the fill fused. Inside: oh and kh by 1; NCHW tiles ow and c by V, NHWC ow
