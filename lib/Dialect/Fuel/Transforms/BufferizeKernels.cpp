@@ -9,7 +9,9 @@
 
 #include "fuel/Dialect/Fuel/Transforms/Passes.h"
 
+#include "fuel/Conversion/FuelToLLVM/CpuObject.h"
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
+#include "fuel/Dialect/Fuel/Transforms/FastExp.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -85,8 +87,13 @@ struct BufferizeKernelsPass
 
   LogicalResult bufferize(ModuleOp kernels) {
     // math.exp/tanh/erf/... as polynomials, so no kernel calls libm and
-    // vector math stays vector code.
+    // vector math stays vector code; f32 exp by fuel's cheaper lowering
+    // (FastExp.h), whose multiply-adds are fused where the target has FMA.
+    FailureOr<CpuTargetSpec> target = resolveCpuTarget(kernels);
+    if (failed(target))
+      return failure();
     RewritePatternSet patterns(&getContext());
+    populateFastExpPatterns(patterns, isaClass(*target) != IsaClass::Generic);
     populateMathPolynomialApproximationPatterns(patterns);
     if (failed(applyPatternsGreedily(kernels, std::move(patterns))))
       return kernels.emitError("polynomial approximation did not converge");
