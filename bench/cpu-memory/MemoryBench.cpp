@@ -86,7 +86,7 @@ std::string replaceAll(std::string s, const std::string &from,
   return s;
 }
 
-struct Kernel {
+struct MemoryKernel {
   const char *name;
   /// The program; R and H (R / 2) stand for the row counts.
   const char *program;
@@ -209,9 +209,9 @@ func.func @max_pool(%a: tensor<1x1xRx1024xf32>) -> tensor<1x1xHx512xf32> {
 }
 )mlir";
 
-std::vector<Kernel> kernels() {
+std::vector<MemoryKernel> kernels() {
   auto rowsS = [](uint64_t r) { return double(r) * kCols * 4; };
-  std::vector<Kernel> k;
+  std::vector<MemoryKernel> k;
   k.push_back(
       {"add", kAdd,
        [](uint64_t r) { return std::vector<uint64_t>{r * kCols, r * kCols}; },
@@ -263,43 +263,43 @@ std::vector<Kernel> kernels() {
                  }
                },
                1e-5});
-  k.push_back(
-      {"layer norm", kLayerNorm,
-       [](uint64_t r) {
-         return std::vector<uint64_t>{r * kCols, kCols, kCols};
-       },
-       [](uint64_t r) { return r * kCols; },
-       [=](uint64_t r) { return 2 * rowsS(r) + 2.0 * kCols * 4; },
-       [](uint64_t r, const std::vector<const float *> &in, float *o) {
-         for (uint64_t i = 0; i < r; ++i) {
-           const float *x = in[0] + i * kCols;
-           double m = 0, v = 0;
-           for (uint32_t j = 0; j < kCols; ++j)
-             m += x[j];
-           m /= kCols;
-           for (uint32_t j = 0; j < kCols; ++j)
-             v += (x[j] - m) * (x[j] - m);
-           v /= kCols;
-           double rs = 1 / std::sqrt(v + 1e-5);
-           for (uint32_t j = 0; j < kCols; ++j)
-             o[i * kCols + j] = float((x[j] - m) * rs * in[1][j] + in[2][j]);
-         }
-       },
-       1e-4});
-  k.push_back(
-      {"max-pool 2x2/2", kMaxPool,
-       [](uint64_t r) { return std::vector<uint64_t>{r * kCols}; },
-       [](uint64_t r) { return r / 2 * (kCols / 2); },
-       [=](uint64_t r) { return 1.25 * rowsS(r); },
-       [](uint64_t r, const std::vector<const float *> &in, float *o) {
-         for (uint64_t i = 0; i < r / 2; ++i)
-           for (uint32_t j = 0; j < kCols / 2; ++j) {
-             const float *x = in[0] + 2 * i * kCols + 2 * j;
-             o[i * (kCols / 2) + j] =
-                 std::max(std::max(x[0], x[1]), std::max(x[kCols], x[kCols + 1]));
-           }
-       },
-       0});
+  k.push_back({"layer norm", kLayerNorm,
+               [](uint64_t r) {
+                 return std::vector<uint64_t>{r * kCols, kCols, kCols};
+               },
+               [](uint64_t r) { return r * kCols; },
+               [=](uint64_t r) { return 2 * rowsS(r) + 2.0 * kCols * 4; },
+               [](uint64_t r, const std::vector<const float *> &in, float *o) {
+                 for (uint64_t i = 0; i < r; ++i) {
+                   const float *x = in[0] + i * kCols;
+                   double m = 0, v = 0;
+                   for (uint32_t j = 0; j < kCols; ++j)
+                     m += x[j];
+                   m /= kCols;
+                   for (uint32_t j = 0; j < kCols; ++j)
+                     v += (x[j] - m) * (x[j] - m);
+                   v /= kCols;
+                   double rs = 1 / std::sqrt(v + 1e-5);
+                   for (uint32_t j = 0; j < kCols; ++j)
+                     o[i * kCols + j] =
+                         float((x[j] - m) * rs * in[1][j] + in[2][j]);
+                 }
+               },
+               1e-4});
+  k.push_back({"max-pool 2x2/2", kMaxPool,
+               [](uint64_t r) { return std::vector<uint64_t>{r * kCols}; },
+               [](uint64_t r) { return r / 2 * (kCols / 2); },
+               [=](uint64_t r) { return 1.25 * rowsS(r); },
+               [](uint64_t r, const std::vector<const float *> &in, float *o) {
+                 for (uint64_t i = 0; i < r / 2; ++i)
+                   for (uint32_t j = 0; j < kCols / 2; ++j) {
+                     const float *x = in[0] + 2 * i * kCols + 2 * j;
+                     o[i * (kCols / 2) + j] =
+                         std::max(std::max(x[0], x[1]),
+                                  std::max(x[kCols], x[kCols + 1]));
+                   }
+               },
+               0});
   return k;
 }
 
@@ -321,8 +321,8 @@ std::vector<std::string> written;
 /// fuel-compile of `text` into DIR/NAME.fuelx; the executable's path.
 std::string compile(const Options &o, const std::string &dir,
                     const std::string &name, const std::string &text) {
-  std::string src = dir + "/" + name + ".mlir", exe = dir + "/" + name +
-                                                         ".fuelx";
+  std::string src = dir + "/" + name + ".mlir",
+              exe = dir + "/" + name + ".fuelx";
   FILE *f = std::fopen(src.c_str(), "w");
   if (!f || std::fwrite(text.data(), 1, text.size(), f) != text.size() ||
       std::fclose(f) != 0)
@@ -424,7 +424,7 @@ int main(int argc, char **argv) {
               "GB/s | / stream add | / memcpy |\n");
   std::printf("|---|---|---|---|---|---|---|---|\n");
 
-  std::vector<Kernel> ks = kernels();
+  std::vector<MemoryKernel> ks = kernels();
   for (uint64_t r : o.rows) {
     uint64_t n = r * kCols;
     double s = double(n) * 4;
@@ -441,15 +441,19 @@ int main(int argc, char **argv) {
     Floats sc(n);
 
     std::vector<Contender> cs;
-    cs.push_back({"C stream add", 3 * s,
-                  [&] { streamAdd(sa.data(), sb.data(), sc.data(), n); }});
-    cs.push_back({"memcpy", 2 * s,
-                  [&] { std::memcpy(sc.data(), sa.data(), n * 4); }});
+    cs.push_back({"C stream add",
+                  3 * s,
+                  [&] { streamAdd(sa.data(), sb.data(), sc.data(), n); },
+                  {}});
+    cs.push_back({"memcpy",
+                  2 * s,
+                  [&] { std::memcpy(sc.data(), sa.data(), n * 4); },
+                  {}});
     std::vector<std::unique_ptr<Session>> sessions;
-    for (const Kernel &k : ks) {
-      std::string text = replaceAll(
-          replaceAll(k.program, "xR", "x" + std::to_string(r)), "<R",
-          "<" + std::to_string(r));
+    for (const MemoryKernel &k : ks) {
+      std::string text =
+          replaceAll(replaceAll(k.program, "xR", "x" + std::to_string(r)), "<R",
+                     "<" + std::to_string(r));
       text = replaceAll(text, "xH", "x" + std::to_string(r / 2));
       std::string name = replaceAll(replaceAll(k.name, " ", "_"), "/", "s") +
                          "_" + std::to_string(r);
@@ -468,9 +472,8 @@ int main(int argc, char **argv) {
       for (size_t i = 0; i < sizes.size(); ++i) {
         Floats &f = input(sizes[i], int(i) + 3);
         in.push_back(f.data());
-        if (Status st = (*session)->bindInput(i, ElementType::F32,
-                                              p.inputs[i].shape, f.data(),
-                                              sizes[i] * 4);
+        if (Status st = (*session)->bindInput(
+                i, ElementType::F32, p.inputs[i].shape, f.data(), sizes[i] * 4);
             !st)
           die(name + ": " + st.toString());
       }
@@ -490,10 +493,13 @@ int main(int argc, char **argv) {
               std::to_string(want[i]));
       Session *sp = session->get();
       sessions.push_back(std::move(*session));
-      cs.push_back({k.name, k.bytes(r), [sp, name] {
+      cs.push_back({k.name,
+                    k.bytes(r),
+                    [sp, name] {
                       if (Status st = sp->run(); !st)
                         die(name + ": " + st.toString());
-                    }});
+                    },
+                    {}});
     }
 
     // Warm-up, then interleaved rounds, the order rotating.

@@ -43,8 +43,7 @@ struct FastExpF32 : public OpRewritePattern<math::ExpOp> {
       return rewriter.notifyMatchFailure(op, "not f32 of fixed shape");
     Location loc = op.getLoc();
     Type i32Type = rewriter.getI32Type();
-    Type intType =
-        vectorType ? Type(vectorType.clone(i32Type)) : Type(i32Type);
+    Type intType = vectorType ? Type(vectorType.clone(i32Type)) : Type(i32Type);
 
     auto f = [&](float value) -> Value {
       TypedAttr attr = rewriter.getF32FloatAttr(value);
