@@ -11,6 +11,9 @@ PACKAGES=(
   libvulkan1 mesa-vulkan-drivers
   flatbuffers-compiler libflatbuffers-dev libclang-rt-22-dev g++-12
   libopenblas0-serial libblis4-serial
+  # Only for fuel-bench-cpu-kernels' all-core baselines; the shims and numpy
+  # keep the serial flavours (the alternatives are set back below).
+  libopenblas0-pthread libblis4-pthread
   liblld-22-dev zlib1g-dev libzstd-dev
 )
 
@@ -34,3 +37,17 @@ export DEBIAN_FRONTEND=noninteractive
 echo "install-deps: installing ${missing[*]}"
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+# Installing a pthread flavour makes it the system's default libblas.so.3,
+# liblapack.so.3, libopenblas.so.0 and libblis.so.4 (higher alternatives
+# priority). Keep the serial ones: the shims' fallback names and numpy's BLAS
+# must not start threads of their own.
+multiarch="$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)"
+for alt in libblas.so.3:openblas-serial liblapack.so.3:openblas-serial \
+           libopenblas.so.0:openblas-serial libblis.so.4:blis-serial; do
+  name="${alt%%:*}" dir="${alt##*:}"
+  path="/usr/lib/$multiarch/$dir/$name"
+  if [ -e "$path" ]; then
+    update-alternatives --set "$name-$multiarch" "$path" >/dev/null
+  fi
+done

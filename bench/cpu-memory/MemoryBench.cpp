@@ -2,21 +2,28 @@
 //
 // Each memory-bound kernel kind (add, row-sum, row-max, softmax, layer norm,
 // 2x2 max pooling) as a one-node program on f32 [R x 1024] (R = 1024: 4 MiB,
-// R = 16384: 64 MiB), compiled by fuel-compile and run through the runtime
-// in a session on one thread, against a streaming add written in plain C
-// and memcpy in the same process. Contenders are interleaved (the order
-// rotates each round); best and median over the rounds. Bytes are counted
-// as docs/PERFORMANCE.md says (no write-allocate traffic): stream add and
-// add 3S, memcpy 2S, row-sum and row-max S, softmax 2S, layer norm 2S plus
-// gamma and beta, max pooling S + S/4. Each kernel's output is checked
-// against a plain C reference first. Not a test: prints ratios.
+// R = 16384: 64 MiB), compiled by fuel-compile and run through libfuelrt in
+// a session on one thread, against a streaming add written in plain C and
+// memcpy in the same process. Contenders run interleaved in rounds
+// (bench/common/KernelBench.h: bursts of calls, a cool-down between thread
+// pools); best and median of every call. Bytes are counted as
+// docs/PERFORMANCE.md says (no write-allocate traffic): stream add and add
+// 3S, memcpy 2S, row-sum and row-max S, softmax 2S, layer norm 2S plus gamma
+// and beta, max pooling S + S/4. Each kernel's output is checked against a
+// plain C reference before it is timed. Not a test: prints the fraction of
+// the stream add's bandwidth each kernel reaches.
 //
-// Usage: fuel-bench-cpu-memory [--rounds N] [--rows R]... [--topology FILE]
-//                              [--fuel-compile PATH] [--keep DIR]
+// Usage: fuel-bench-cpu-memory [--rounds=N] [--rows=R]... [--topology=FILE]
+//                              [--quick|--smoke]
+//
+// --topology pins the ISA class the kernels are compiled for (a topology's
+// `cpu_target`, e.g. test/topologies/cpu-target.json for AVX2). --quick: 4
+// rounds of 5 ms bursts. --smoke: R = 64 only, one call of each contender,
+// checked (a test of the whole route, not a measurement).
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuel/Runtime/Runtime.h"
+#include "../common/KernelBench.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,44 +33,13 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 #include <vector>
 
-using namespace fuel::rt;
+using namespace fuel::bench;
 
 namespace {
 
 constexpr uint32_t kCols = 1024;
-
-[[noreturn]] void die(const std::string &what) {
-  std::fprintf(stderr, "fuel-bench-cpu-memory: %s\n", what.c_str());
-  std::exit(1);
-}
-
-uint64_t nowNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
-}
-
-/// 64-byte-aligned floats, as the runtime's buffers are (inputs bind
-/// zero-copy).
-struct Floats {
-  explicit Floats(uint64_t n)
-      : n(n), p(static_cast<float *>(
-                  std::aligned_alloc(64, (n * 4 + 63) / 64 * 64))) {}
-  ~Floats() { std::free(p); }
-  Floats(const Floats &) = delete;
-  Floats &operator=(const Floats &) = delete;
-  float *data() const { return p; }
-  uint64_t size() const { return n; }
-  float &operator[](uint64_t i) { return p[i]; }
-  float operator[](uint64_t i) const { return p[i]; }
-  uint64_t n;
-  float *p;
-};
 
 /// The streaming add the kernels are measured against: what a C compiler
 /// makes of the plain loop (vectorized at -O3 for the build's target).
@@ -221,7 +197,7 @@ std::vector<MemoryKernel> kernels() {
          for (uint64_t i = 0; i < r * kCols; ++i)
            o[i] = in[0][i] + in[1][i];
        },
-       0});
+       1e-7});
   k.push_back({"row-sum", kRowSum,
                [](uint64_t r) { return std::vector<uint64_t>{r * kCols}; },
                [](uint64_t r) { return r; }, rowsS,
@@ -245,7 +221,7 @@ std::vector<MemoryKernel> kernels() {
                    o[i] = m;
                  }
                },
-               0});
+               1e-7});
   k.push_back({"softmax", kSoftmax,
                [](uint64_t r) { return std::vector<uint64_t>{r * kCols}; },
                [](uint64_t r) { return r * kCols; },
@@ -299,241 +275,148 @@ std::vector<MemoryKernel> kernels() {
                                   std::max(x[kCols], x[kCols + 1]));
                    }
                },
-               0});
+               1e-7});
   return k;
 }
-
-//===----------------------------------------------------------------------===//
-// Compiling and running
-//===----------------------------------------------------------------------===//
-
-struct Options {
-  int rounds = 15;
-  std::vector<uint64_t> rows;
-  std::string topology;
-  std::string fuelCompile = FUEL_BENCH_FUEL_COMPILE;
-  std::string keep;
-};
-
-/// The files compile() wrote, removed at the end unless --keep.
-std::vector<std::string> written;
-
-/// fuel-compile of `text` into DIR/NAME.fuelx; the executable's path.
-std::string compile(const Options &o, const std::string &dir,
-                    const std::string &name, const std::string &text) {
-  std::string src = dir + "/" + name + ".mlir",
-              exe = dir + "/" + name + ".fuelx";
-  FILE *f = std::fopen(src.c_str(), "w");
-  if (!f || std::fwrite(text.data(), 1, text.size(), f) != text.size() ||
-      std::fclose(f) != 0)
-    die("cannot write " + src);
-  written.push_back(src);
-  written.push_back(exe);
-  std::vector<std::string> args = {o.fuelCompile, src, "-o", exe};
-  if (!o.topology.empty())
-    args.push_back("--topology=" + o.topology);
-  pid_t pid = fork();
-  if (pid < 0)
-    die("fork failed");
-  if (pid == 0) {
-    std::vector<char *> argv;
-    for (std::string &a : args)
-      argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(argv[0], argv.data());
-    std::_Exit(127);
-  }
-  int status = 0;
-  if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-      WEXITSTATUS(status) != 0)
-    die("fuel-compile failed on " + src);
-  return exe;
-}
-
-struct Stats {
-  double best, median;
-};
-Stats stats(std::vector<double> t) {
-  std::sort(t.begin(), t.end());
-  return {t.front(), t[t.size() / 2]};
-}
-
-/// One kernel at one size: its session with the inputs bound.
-struct Contender {
-  std::string name;
-  double bytes = 0;
-  std::function<void()> run;
-  std::vector<double> ms;
-};
 
 } // namespace
 
 int main(int argc, char **argv) {
-  Options o;
+  setProgramName("fuel-bench-cpu-memory");
+  RoundOptions ro;
+  std::vector<uint64_t> rows;
+  std::string topology;
+  bool smoke = false;
   for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc)
-        die(a + " needs a value");
-      return argv[++i];
+    std::string arg = argv[i];
+    auto value = [&](const char *key) -> const char * {
+      size_t n = std::strlen(key);
+      return arg.compare(0, n, key) == 0 ? argv[i] + n : nullptr;
     };
-    if (a == "--rounds")
-      o.rounds = std::max(1, std::atoi(value().c_str()));
-    else if (a == "--rows")
-      o.rows.push_back(std::strtoull(value().c_str(), nullptr, 10));
-    else if (a == "--topology")
-      o.topology = value();
-    else if (a == "--fuel-compile")
-      o.fuelCompile = value();
-    else if (a == "--keep")
-      o.keep = value();
+    if (const char *v = value("--rounds="))
+      ro.rounds = unsigned(std::max(1, std::atoi(v)));
+    else if (const char *v = value("--rows="))
+      rows.push_back(std::strtoull(v, nullptr, 10));
+    else if (const char *v = value("--topology="))
+      topology = v;
+    else if (arg == "--quick") {
+      ro.rounds = 4;
+      ro.burstMs = 5;
+    } else if (arg == "--smoke")
+      smoke = true;
     else
-      die("unknown argument " + a +
-          " (--rounds N, --rows R, --topology FILE, --fuel-compile PATH, "
-          "--keep DIR)");
+      die("unknown argument " + arg +
+          " (--rounds=N, --rows=R, --topology=FILE, --quick, --smoke)");
   }
-  if (o.rows.empty())
-    o.rows = {1024, 16384};
-  for (uint64_t r : o.rows)
+  if (smoke) {
+    rows = {64};
+    ro.rounds = 1;
+    ro.warmupCalls = 0;
+    ro.minCalls = ro.maxCalls = 1;
+    ro.coolDownMs = 0;
+  }
+  if (rows.empty())
+    rows = {1024, 16384};
+  for (uint64_t r : rows)
     if (r < 2 || r % 2)
       die("--rows must be even and at least 2");
+  std::vector<std::string> compileArgs;
+  if (!topology.empty())
+    compileArgs.push_back("--topology=" + topology);
 
-  std::string dir = o.keep;
-  char tmpl[] = "/tmp/fuel-bench-memory-XXXXXX";
-  if (dir.empty()) {
-    if (!mkdtemp(tmpl))
-      die("mkdtemp failed");
-    dir = tmpl;
-  }
-
-  RuntimeOptions ro;
-  ro.threads = 1;
-  auto rt = Runtime::create(ro);
-  if (!rt)
-    die(rt.status().toString());
-
-  std::printf("fuel-bench-cpu-memory: f32 [R x %u], 1 thread, %d rounds, "
-              "topology %s\n",
-              kCols, o.rounds,
-              o.topology.empty() ? "(built-in default: this host's ISA)"
-                                 : o.topology.c_str());
+  std::shared_ptr<fuel::rt::Runtime> runtime = makeRuntime(1);
+  std::printf("fuel-bench-cpu-memory: f32 [R x %u], 1 thread, %u rounds of "
+              "%.0f ms bursts, ISA class of %s (avx512f %s, avx2 %s)\n",
+              kCols, ro.rounds, ro.burstMs,
+              topology.empty() ? "this host" : topology.c_str(),
+              cpuHasFlag("avx512f") ? "yes" : "no",
+              cpuHasFlag("avx2") ? "yes" : "no");
   std::printf("\nfraction = the kernel's bandwidth (bytes counted / time) "
-              "over the C stream add's, best (median); GB/s of the best "
-              "run\n");
+              "over the C stream add's, from the best times (from the median "
+              "times; the median over rounds of the per-round ratio); GB/s "
+              "of the best call\n");
   std::printf("\n| R x 1024 | kernel | bytes counted | best ms | median ms | "
-              "GB/s | / stream add | / memcpy |\n");
+              "GB/s | / stream add, best (median; paired) | / memcpy, best "
+              "(median) |\n");
   std::printf("|---|---|---|---|---|---|---|---|\n");
 
   std::vector<MemoryKernel> ks = kernels();
-  for (uint64_t r : o.rows) {
+  for (uint64_t r : rows) {
     uint64_t n = r * kCols;
     double s = double(n) * 4;
-    // Inputs: a smooth pattern in [-4, 4), distinct per input.
-    std::vector<std::unique_ptr<Floats>> pool;
-    auto input = [&](uint64_t count, int salt) -> Floats & {
-      pool.push_back(std::make_unique<Floats>(count));
-      Floats &f = *pool.back();
-      for (uint64_t i = 0; i < count; ++i)
-        f[i] = float(int((i * 7 + salt * 13) % 101) - 50) / 12.5f;
-      return f;
-    };
-    Floats &sa = input(n, 1), &sb = input(n, 2);
-    Floats sc(n);
+    Floats sa(n), sb(n), sc(n);
+    sa.fillPattern(1);
+    sb.fillPattern(2);
 
     std::vector<Contender> cs;
-    cs.push_back({"C stream add",
-                  3 * s,
-                  [&] { streamAdd(sa.data(), sb.data(), sc.data(), n); },
-                  {}});
-    cs.push_back({"memcpy",
-                  2 * s,
-                  [&] { std::memcpy(sc.data(), sa.data(), n * 4); },
-                  {}});
-    std::vector<std::unique_ptr<Session>> sessions;
+    std::vector<double> bytes;
+    cs.push_back({"C stream add", "caller",
+                  [&] { streamAdd(sa.data(), sb.data(), sc.data(), n); }});
+    bytes.push_back(3 * s);
+    cs.push_back({"memcpy", "caller",
+                  [&] { std::memcpy(sc.data(), sa.data(), n * 4); }});
+    bytes.push_back(2 * s);
+    std::vector<std::unique_ptr<KernelSession>> sessions;
+    std::vector<std::unique_ptr<Floats>> buffers;
     for (const MemoryKernel &k : ks) {
-      std::string text =
-          replaceAll(replaceAll(k.program, "xR", "x" + std::to_string(r)), "<R",
-                     "<" + std::to_string(r));
+      std::string text = replaceAll(
+          replaceAll(k.program, "xR", "x" + std::to_string(r)), "<R",
+          "<" + std::to_string(r));
       text = replaceAll(text, "xH", "x" + std::to_string(r / 2));
       std::string name = replaceAll(replaceAll(k.name, " ", "_"), "/", "s") +
                          "_" + std::to_string(r);
-      std::string exe = compile(o, dir, name, text);
-      auto loaded = (*rt)->loadExecutableFile(exe);
-      if (!loaded)
-        die(loaded.status().toString());
-      auto session = Session::create(*loaded);
-      if (!session)
-        die(session.status().toString());
-      const Program &p = (*session)->program();
+      auto session = std::make_unique<KernelSession>(
+          runtime, compileProgram(name, text, compileArgs));
+      const fuel::rt::Program &p = session->session().program();
       std::vector<uint64_t> sizes = k.inputs(r);
       if (p.inputs.size() != sizes.size() || p.outputs.size() != 1)
         die(name + ": unexpected program signature");
       std::vector<const float *> in;
       for (size_t i = 0; i < sizes.size(); ++i) {
-        Floats &f = input(sizes[i], int(i) + 3);
+        buffers.push_back(std::make_unique<Floats>(sizes[i]));
+        Floats &f = *buffers.back();
+        f.fillPattern(unsigned(i) + 3);
+        // Logits of a few units, so that softmax's exp has work to do.
+        for (uint64_t j = 0; j < f.size(); ++j)
+          f[j] *= 4.0f;
         in.push_back(f.data());
-        if (Status st = (*session)->bindInput(
-                i, ElementType::F32, p.inputs[i].shape, f.data(), sizes[i] * 4);
-            !st)
-          die(name + ": " + st.toString());
+        std::vector<int64_t> shape(p.inputs[i].shape.begin(),
+                                   p.inputs[i].shape.end());
+        session->bindInput(i, shape, f);
       }
       // Checked before it is timed.
-      if (Status st = (*session)->run(); !st)
-        die(name + ": " + st.toString());
-      uint64_t outN = k.output(r);
-      std::vector<float> got(outN), want(outN);
-      if (Status st = (*session)->readOutput(0, got.data(), outN * 4); !st)
-        die(name + ": " + st.toString());
+      session->run();
+      Floats got(k.output(r)), want(k.output(r));
+      session->readOutput(0, got);
       k.reference(r, in, want.data());
-      for (uint64_t i = 0; i < outN; ++i)
-        if (!(std::fabs(got[i] - want[i]) <=
-              k.tolerance * (1 + std::fabs(want[i]))))
-          die(name + ": element " + std::to_string(i) + " is " +
-              std::to_string(got[i]) + ", the reference " +
-              std::to_string(want[i]));
-      Session *sp = session->get();
-      sessions.push_back(std::move(*session));
-      cs.push_back({k.name,
-                    k.bytes(r),
-                    [sp, name] {
-                      if (Status st = sp->run(); !st)
-                        die(name + ": " + st.toString());
-                    },
-                    {}});
+      checkClose(name, got.data(), want.data(), got.size(), k.tolerance,
+                 k.tolerance);
+      KernelSession *sp = session.get();
+      sessions.push_back(std::move(session));
+      cs.push_back({k.name, "fuel 1 thread", [sp] { sp->run(); }});
+      bytes.push_back(k.bytes(r));
     }
 
-    // Warm-up, then interleaved rounds, the order rotating.
-    for (Contender &c : cs)
-      c.run();
-    for (int round = 0; round < o.rounds; ++round)
-      for (size_t j = 0; j < cs.size(); ++j) {
-        Contender &c = cs[(j + round) % cs.size()];
-        uint64_t t0 = nowNs();
-        c.run();
-        c.ms.push_back(double(nowNs() - t0) / 1e6);
-      }
-    Stats add = stats(cs[0].ms), copy = stats(cs[1].ms);
-    for (Contender &c : cs) {
-      Stats t = stats(c.ms);
-      auto frac = [&](const Stats &base, double baseBytes) {
-        return std::pair<double, double>{
-            (c.bytes / t.best) / (baseBytes / base.best),
-            (c.bytes / t.median) / (baseBytes / base.median)};
+    Timings t = timeInterleaved(cs, ro);
+    Stats add = t.stats(0), copy = t.stats(1);
+    for (size_t c = 0; c < cs.size(); ++c) {
+      Stats st = t.stats(c);
+      auto frac = [&](const Stats &base, double baseBytes, bool median) {
+        double mine = median ? st.median : st.best;
+        double other = median ? base.median : base.best;
+        return (bytes[c] / mine) / (baseBytes / other);
       };
-      auto fa = frac(add, cs[0].bytes), fm = frac(copy, cs[1].bytes);
+      // Bandwidth ratio from the per-round time ratio.
+      double paired = (bytes[c] / bytes[0]) / t.pairedRatio(c, 0);
       std::printf("| %llu (%.0f MiB) | %s | %.1f MiB | %.3f | %.3f | %.1f | "
-                  "%.2f (%.2f) | %.2f (%.2f) |\n",
+                  "%.2f (%.2f; %.2f) | %.2f (%.2f) |\n",
                   static_cast<unsigned long long>(r), s / 1048576.0,
-                  c.name.c_str(), c.bytes / 1048576.0, t.best, t.median,
-                  c.bytes / t.best / 1e6, fa.first, fa.second, fm.first,
-                  fm.second);
+                  cs[c].name.c_str(), bytes[c] / 1048576.0, st.best,
+                  st.median, bytes[c] / st.best / 1e6,
+                  frac(add, bytes[0], false), frac(add, bytes[0], true),
+                  paired, frac(copy, bytes[1], false),
+                  frac(copy, bytes[1], true));
     }
-  }
-  if (o.keep.empty()) {
-    // The compiled programs are scratch.
-    for (const std::string &file : written)
-      unlink(file.c_str());
-    rmdir(dir.c_str());
   }
   return 0;
 }
