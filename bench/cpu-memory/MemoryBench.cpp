@@ -359,9 +359,9 @@ int main(int argc, char **argv) {
     std::vector<std::unique_ptr<KernelSession>> sessions;
     std::vector<std::unique_ptr<Floats>> buffers;
     for (const MemoryKernel &k : ks) {
-      std::string text = replaceAll(
-          replaceAll(k.program, "xR", "x" + std::to_string(r)), "<R",
-          "<" + std::to_string(r));
+      std::string text =
+          replaceAll(replaceAll(k.program, "xR", "x" + std::to_string(r)), "<R",
+                     "<" + std::to_string(r));
       text = replaceAll(text, "xH", "x" + std::to_string(r / 2));
       std::string name = replaceAll(replaceAll(k.name, " ", "_"), "/", "s") +
                          "_" + std::to_string(r);
@@ -411,11 +411,10 @@ int main(int argc, char **argv) {
       std::printf("| %llu (%.0f MiB) | %s | %.1f MiB | %.3f | %.3f | %.1f | "
                   "%.2f (%.2f; %.2f) | %.2f (%.2f) |\n",
                   static_cast<unsigned long long>(r), s / 1048576.0,
-                  cs[c].name.c_str(), bytes[c] / 1048576.0, st.best,
-                  st.median, bytes[c] / st.best / 1e6,
-                  frac(add, bytes[0], false), frac(add, bytes[0], true),
-                  paired, frac(copy, bytes[1], false),
-                  frac(copy, bytes[1], true));
+                  cs[c].name.c_str(), bytes[c] / 1048576.0, st.best, st.median,
+                  bytes[c] / st.best / 1e6, frac(add, bytes[0], false),
+                  frac(add, bytes[0], true), paired,
+                  frac(copy, bytes[1], false), frac(copy, bytes[1], true));
     }
   }
   return 0;
