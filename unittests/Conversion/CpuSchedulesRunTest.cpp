@@ -776,3 +776,64 @@ TEST_F(CpuSchedulesRun, ExpAccuracy) {
     EXPECT_LE(maxUlp, mlir::fuel::kFastExpMaxUlp) << "at exp(" << worst << ")";
   }
 }
+
+// IEEE maximum (arith.maximumf): NaN if either is NaN, else the larger, +0
+// above -0.
+static float ieeeMaximum(float a, float b) {
+  if (std::isnan(a) || std::isnan(b))
+    return NAN;
+  if (a == b)
+    return std::signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+
+// The stride-2 NCHW max pool, whose windows are computed element by element
+// (1-lane vectors, rewritten branch-free by populateBranchFreeMinMaxPatterns)
+// over windows holding zeros of both signs, infinities and NaNs: every output
+// has the bits of the IEEE maximum of its window (any NaN for NaN), for the
+// host's ISA class and for haswell.
+TEST_F(CpuSchedulesRun, PoolMaxSpecialValues) {
+  std::vector<std::string> cpus = {""};
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    cpus.push_back("haswell");
+  const float specials[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1.5f, -2.5f};
+  const int n = 2, c = 3, h = 17, w = 17, oh = 8, ow = 8;
+  Buffer in(n * c * h * w);
+  std::mt19937 rng(11);
+  for (float &v : in)
+    v = specials[rng() % (sizeof specials / sizeof specials[0])];
+  for (const std::string &cpu : cpus) {
+    SCOPED_TRACE(cpu.empty() ? "host" : cpu);
+    Compiled kernel;
+    compile(k_pool_nchw_max, "pool_nchw_max", cpu, kernel);
+    if (HasFatalFailure())
+      return;
+    Buffer out(n * c * oh * ow, 0.0f);
+    void *bindings[2] = {in.data(), out.data()};
+    fuel_dispatch d{
+        bindings, nullptr, {kernel.grid[0], kernel.grid[1], kernel.grid[2]}};
+    for (uint32_t z = 0; z < kernel.grid[2]; ++z)
+      for (uint32_t y = 0; y < kernel.grid[1]; ++y)
+        for (uint32_t x = 0; x < kernel.grid[0]; ++x)
+          kernel.entry(&d, nullptr, x, y, z);
+    for (int p = 0; p < n * c; ++p)
+      for (int i = 0; i < oh; ++i)
+        for (int j = 0; j < ow; ++j) {
+          float want = -INFINITY;
+          for (int ki = 0; ki < 2; ++ki)
+            for (int kj = 0; kj < 2; ++kj)
+              want =
+                  ieeeMaximum(want, in[(p * h + 2 * i + ki) * w + 2 * j + kj]);
+          float got = out[(p * oh + i) * ow + j];
+          if (std::isnan(want)) {
+            ASSERT_TRUE(std::isnan(got)) << p << "," << i << "," << j;
+          } else {
+            uint32_t gb, wb;
+            std::memcpy(&gb, &got, 4);
+            std::memcpy(&wb, &want, 4);
+            ASSERT_EQ(gb, wb)
+                << p << "," << i << "," << j << ": " << got << " != " << want;
+          }
+        }
+  }
+}

@@ -12,6 +12,7 @@
 #include "fuel/Conversion/FuelToLLVM/CpuObject.h"
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
 #include "fuel/Dialect/Fuel/Transforms/FastExp.h"
+#include "fuel/Dialect/Fuel/Transforms/MinMax.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -128,6 +129,7 @@ struct BufferizeKernelsPass
     RewritePatternSet patterns(&getContext());
     populateFastExpPatterns(patterns, isaClass(*target) != IsaClass::Generic);
     populateMathPolynomialApproximationPatterns(patterns);
+    populateBranchFreeMinMaxPatterns(patterns);
     if (failed(applyPatternsGreedily(kernels, std::move(patterns))))
       return kernels.emitError("polynomial approximation did not converge");
 
