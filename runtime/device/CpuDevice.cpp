@@ -156,6 +156,11 @@ public:
   };
   struct ModuleEntry {
     void *handle = nullptr;
+    /// The memory file the module was loaded from, open while it is loaded
+    /// (-1 for a shim): its /proc path is the module's name to the dynamic
+    /// loader, which returns an already loaded object for a name it knows,
+    /// so no two loaded modules may share a descriptor number.
+    int fd = -1;
     std::vector<uint64_t> kernels;
   };
 
@@ -179,12 +184,14 @@ public:
 
   /// Registers the kernels of a loaded handle; on a missing symbol closes
   /// the handle and refuses.
-  StatusOr<ModuleHandle>
-  registerModule(void *handle, const std::vector<fuel_kernel_fn> &fns) {
+  StatusOr<ModuleHandle> registerModule(void *handle,
+                                        const std::vector<fuel_kernel_fn> &fns,
+                                        int fd = -1) {
     ModuleHandle result;
     result.id = newId();
     ModuleEntry entry;
     entry.handle = handle;
+    entry.fd = fd;
     std::lock_guard<std::mutex> lock(mu);
     for (fuel_kernel_fn fn : fns) {
       uint64_t id = newId();
@@ -565,8 +572,11 @@ CpuDevice::CpuDevice(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
 CpuDevice::~CpuDevice() = default;
 
 CpuDevice::Impl::~Impl() {
-  for (auto &[id, m] : modules)
+  for (auto &[id, m] : modules) {
     dlclose(m.handle);
+    if (m.fd >= 0)
+      close(m.fd);
+  }
   for (auto &[id, a] : buffers)
     if (!a.imported)
       std::free(a.data);
@@ -774,25 +784,27 @@ StatusOr<ModuleHandle> CpuDevice::loadModule(const ModuleImage &image) {
   }
   std::string path = "/proc/self/fd/" + std::to_string(fd);
   void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  // The loader has mapped the file; the descriptor is no longer needed.
-  close(fd);
-  if (!handle)
+  if (!handle) {
+    std::string error = dlError();
+    close(fd);
     return Status::error(StatusCode::InvalidArgument,
-                         "module: dlopen refused the shared object: " +
-                             dlError());
+                         "module: dlopen refused the shared object: " + error);
+  }
   std::vector<fuel_kernel_fn> fns;
   for (const std::string &name : image.kernelNames) {
     dlerror();
     void *sym = dlsym(handle, name.c_str());
     if (!sym) {
       dlclose(handle);
+      close(fd);
       return Status::error(StatusCode::InvalidArgument,
                            "module: kernel symbol '" + name +
                                "' is not exported by the shared object");
     }
     fns.push_back(reinterpret_cast<fuel_kernel_fn>(sym));
   }
-  return impl_->registerModule(handle, fns);
+  // The descriptor stays open while the module is loaded (ModuleEntry::fd).
+  return impl_->registerModule(handle, fns, fd);
 }
 
 StatusOr<ModuleHandle>
@@ -849,6 +861,7 @@ CpuDevice::loadShim(const std::string &path,
 
 Status CpuDevice::unloadModule(const ModuleHandle &module) {
   void *handle;
+  int fd;
   {
     std::lock_guard<std::mutex> lock(impl_->mu);
     auto it = impl_->modules.find(module.id);
@@ -859,9 +872,13 @@ Status CpuDevice::unloadModule(const ModuleHandle &module) {
     for (uint64_t k : it->second.kernels)
       impl_->kernels.erase(k);
     handle = it->second.handle;
+    fd = it->second.fd;
     impl_->modules.erase(it);
   }
-  if (dlclose(handle) != 0)
+  int closed = dlclose(handle);
+  if (fd >= 0)
+    close(fd);
+  if (closed != 0)
     return Status::error(StatusCode::Internal,
                          "unloadModule: dlclose failed: " + dlError());
   return Status::ok();

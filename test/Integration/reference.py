@@ -182,6 +182,7 @@ REFERENCES = {
     # Elementwise: out = max(a + b, 0) with b broadcast along rows.
     "bias_relu": lambda a, b: _one(relu(_f64(a)[0] + _f64(b)[0])),
     "exp_mul": lambda a, b: _one(np.exp(_f64(a)[0]) * _f64(b)[0]),
+    "exp": lambda a: _one(np.exp(_f64(a)[0])),
     "gelu_tanh": lambda x: _one(gelu_tanh(x)),
     "gelu_erf": lambda x: _one(gelu_erf(x)),
     "layer_norm": lambda x, g, b, eps=1e-5: _one(layer_norm(x, g, b, eps)),

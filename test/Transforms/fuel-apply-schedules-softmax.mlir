@@ -2,23 +2,34 @@
 // RUN:   | FileCheck %s --check-prefixes=CHECK,AVX2 --implicit-check-not=linalg.
 // RUN: fuel-opt %s --fuel-apply-schedules="target-cpu=skylake-avx512 target-triple=x86_64-unknown-linux-gnu" \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,AVX512 --implicit-check-not=linalg.
+// RUN: fuel-opt %s --fuel-apply-schedules="target-cpu=x86-64 target-triple=x86_64-unknown-linux-gnu" \
+// RUN:   | FileCheck %s --check-prefixes=CHECK,GENERIC --implicit-check-not=linalg.
 // RUN: fuel-opt %s --fuel-apply-schedules="target-cpu=haswell target-triple=x86_64-unknown-linux-gnu" \
 // RUN:   --fuel-bufferize-kernels | FileCheck %s --check-prefix=BUF --implicit-check-not=linalg. \
 // RUN:   --implicit-check-not='memref.alloc(' --implicit-check-not=memref.copy
 
 // Tests that softmax kernels are decomposed and vectorized per row: the
-// max, exp, sum and divide fused into one workgroup per row, exp still a
-// math op (polynomial at the bufferize stage), the exp row on the stack.
+// max, exp, sum and divide fused into one workgroup per row, in column
+// tiles of T (64 on avx2 and avx512, 32 generic), the two row reductions
+// accumulating T partial results in a loop-carried vector and reducing its
+// lanes once per row, exp still a math op (polynomial at the bufferize
+// stage), the exp row on the stack.
 
 // CHECK-LABEL: func.func @softmax_0
 // CHECK-SAME: fuel.workgroups = array<i64: 17, 1, 1>
 // CHECK: scf.forall (%{{.*}}) in (17)
-// AVX2: vector.reduction <maxnumf>, %{{.*}} : vector<8xf32> into f32
-// AVX2: math.exp %{{.*}} : vector<8xf32>
+// AVX2: scf.for %{{.*}} to %c128 step %c64 iter_args(%{{.*}}) -> (vector<1x64xf32>)
+// AVX2: vector.reduction <maxnumf>, %{{.*}} : vector<64xf32> into f32
+// AVX2: math.exp %{{.*}} : vector<64xf32>
 // AVX2: math.exp %{{.*}} : vector<1xf32>
-// AVX2: vector.reduction <add>, %{{.*}} : vector<8xf32> into f32
-// AVX512: vector.reduction <maxnumf>, %{{.*}} : vector<16xf32> into f32
-// AVX512: math.exp %{{.*}} : vector<16xf32>
+// AVX2: scf.for %{{.*}} to %c128 step %c64 iter_args(%{{.*}}) -> (vector<1x64xf32>)
+// AVX2: vector.reduction <add>, %{{.*}} : vector<64xf32> into f32
+// AVX512: vector.reduction <maxnumf>, %{{.*}} : vector<64xf32> into f32
+// AVX512: math.exp %{{.*}} : vector<64xf32>
+// GENERIC: scf.for %{{.*}} to %c128 step %c32 iter_args(%{{.*}}) -> (vector<1x32xf32>)
+// GENERIC: vector.reduction <maxnumf>, %{{.*}} : vector<32xf32> into f32
+// GENERIC: math.exp %{{.*}} : vector<32xf32>
+// GENERIC: vector.reduction <add>, %{{.*}} : vector<32xf32> into f32
 // CHECK: scf.forall.in_parallel
 // CHECK-LABEL: func.func @softmax_1
 // CHECK-SAME: fuel.workgroups = array<i64: 2, 1, 1>

@@ -13,6 +13,7 @@
 #include "fuel/Conversion/Passes.h"
 #include "fuel/Dialect/Fuel/IR/FuelDialect.h"
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
+#include "fuel/Dialect/Fuel/Transforms/FastExp.h"
 #include "fuel/Dialect/Fuel/Transforms/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -30,8 +31,10 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <dlfcn.h>
 #include <functional>
+#include <limits>
 #include <random>
 #include <string>
 #include <unistd.h>
@@ -275,6 +278,22 @@ constexpr const char *k_host_extract_slice = R"mlir(
       }
 )mlir";
 
+// exp over a sweep of inputs: one 2^20-element elementwise kernel.
+constexpr const char *k_exp = R"mlir(
+    func.func @exp(%im0: memref<1048576xf32>, %om0: memref<1048576xf32>)
+        attributes {fuel.kernel_id = "cpu.generated.elementwise_f32", fuel.op_kind = "elementwise", fuel.revision = 1 : i64, fuel.schedule = "kernels/schedules/cpu/elementwise.mlir"} {
+        %i0 = bufferization.to_tensor %im0 restrict : memref<1048576xf32> to tensor<1048576xf32>
+        %o0 = bufferization.to_tensor %om0 restrict writable : memref<1048576xf32> to tensor<1048576xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(i)->(i)>, affine_map<(i)->(i)>], iterator_types=["parallel"]}
+            ins(%i0 : tensor<1048576xf32>) outs(%o0 : tensor<1048576xf32>) {
+          ^bb0(%a: f32, %c: f32):
+            %e = math.exp %a : f32
+            linalg.yield %e : f32 } -> tensor<1048576xf32>
+        bufferization.materialize_in_destination %r in restrict writable %om0 : (tensor<1048576xf32>, memref<1048576xf32>) -> ()
+        return
+      }
+)mlir";
+
 using Buffer = std::vector<float>;
 
 /// A compiled kernel: its shared object and ABI entry.
@@ -338,8 +357,12 @@ protected:
     ASSERT_TRUE(grid && grid.size() == 3);
     for (unsigned i = 0; i < 3; ++i)
       out.grid[i] = static_cast<uint32_t>(grid[i]);
-    FailureOr<std::vector<uint8_t>> so = mlir::fuel::emitCpuSharedObject(
-        kernels[0], mlir::fuel::hostCpuTarget());
+    // The object for the target the schedule was chosen for (the stamp).
+    FailureOr<mlir::fuel::CpuTargetSpec> stamped =
+        mlir::fuel::resolveCpuTarget(kernels[0]);
+    ASSERT_TRUE(succeeded(stamped));
+    FailureOr<std::vector<uint8_t>> so =
+        mlir::fuel::emitCpuSharedObject(kernels[0], *stamped);
     ASSERT_TRUE(succeeded(so)) << name << ": no shared object";
     char path[] = "/tmp/fuel-sched-XXXXXX";
     int fd = mkstemp(path);
@@ -666,3 +689,151 @@ TEST_F(CpuSchedulesRun, HostStridedExtractSlice) {
 }
 
 } // namespace
+
+// The f32 exp lowering (FastExp.h) against libm's exp in double, over every
+// 61st f32 pattern of [-104, 89] and the special values, for each ISA class
+// the host can run: the largest error in ulps where exp is a normal float,
+// +0 where it is below FLT_MIN, +inf above FLT_MAX, NaN for NaN.
+TEST_F(CpuSchedulesRun, ExpAccuracy) {
+  std::vector<std::string> cpus = {"", "x86-64"};
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    cpus.push_back("haswell");
+  std::vector<float> inputs = {0.0f,
+                               -0.0f,
+                               1.0f,
+                               -1.0f,
+                               0.5f,
+                               1e-30f,
+                               -1e-30f,
+                               1e-45f,
+                               88.72283f,
+                               std::nextafter(88.72283f, 100.0f),
+                               -87.33654f,
+                               std::nextafter(-87.33654f, -100.0f),
+                               -103.97208f,
+                               -104.0f,
+                               100.0f,
+                               -100.0f,
+                               std::numeric_limits<float>::max(),
+                               -std::numeric_limits<float>::max(),
+                               std::numeric_limits<float>::infinity(),
+                               -std::numeric_limits<float>::infinity(),
+                               std::numeric_limits<float>::quiet_NaN(),
+                               -std::numeric_limits<float>::quiet_NaN()};
+  auto addRange = [&](uint32_t from, uint32_t to) {
+    for (uint64_t u = from; u <= to; u += 127) {
+      float x;
+      uint32_t bits = static_cast<uint32_t>(u);
+      std::memcpy(&x, &bits, sizeof x);
+      inputs.push_back(x);
+    }
+  };
+  addRange(0x00000000u, 0x42B20000u); // +0 .. 89
+  addRange(0x80000000u, 0xC2D00000u); // -0 .. -104
+  const size_t chunk = 1u << 20;
+  inputs.resize((inputs.size() + chunk - 1) / chunk * chunk, 0.0f);
+
+  for (const std::string &cpu : cpus) {
+    SCOPED_TRACE(cpu.empty() ? "host" : cpu);
+    Compiled kernel;
+    compile(k_exp, "exp", cpu, kernel);
+    if (HasFatalFailure())
+      return;
+    std::vector<float> out(inputs.size());
+    for (size_t at = 0; at < inputs.size(); at += chunk) {
+      void *bindings[2] = {inputs.data() + at, out.data() + at};
+      fuel_dispatch d{bindings, nullptr, {1, 1, 1}};
+      for (uint32_t x = 0; x < kernel.grid[0]; ++x)
+        kernel.entry(&d, nullptr, x, 0, 0);
+    }
+    double maxUlp = 0, maxRel = 0;
+    float worst = 0;
+    for (size_t n = 0; n < inputs.size(); ++n) {
+      float x = inputs[n], got = out[n];
+      double want = std::exp(static_cast<double>(x));
+      if (std::isnan(x)) {
+        ASSERT_TRUE(std::isnan(got)) << "exp(NaN) = " << got;
+      } else if (want > std::numeric_limits<float>::max()) {
+        ASSERT_EQ(got, std::numeric_limits<float>::infinity())
+            << "exp(" << x << ")";
+      } else if (want < std::numeric_limits<float>::min()) {
+        ASSERT_EQ(got, 0.0f) << "exp(" << x << ")";
+      } else {
+        ASSERT_TRUE(std::isfinite(got)) << "exp(" << x << ") = " << got;
+        double ulp = std::ldexp(1.0, std::ilogb(want) - 23);
+        double err = std::fabs(got - want);
+        if (err / ulp > maxUlp) {
+          maxUlp = err / ulp;
+          worst = x;
+        }
+        maxRel = std::max(maxRel, err / want);
+      }
+    }
+    std::printf("exp (%s): max %.3f ulp (at %.9g), max relative error %.3g, "
+                "%zu inputs\n",
+                cpu.empty() ? "host" : cpu.c_str(), maxUlp, worst, maxRel,
+                inputs.size());
+    EXPECT_LE(maxUlp, mlir::fuel::kFastExpMaxUlp) << "at exp(" << worst << ")";
+  }
+}
+
+// IEEE maximum (arith.maximumf): NaN if either is NaN, else the larger, +0
+// above -0.
+static float ieeeMaximum(float a, float b) {
+  if (std::isnan(a) || std::isnan(b))
+    return NAN;
+  if (a == b)
+    return std::signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+
+// The stride-2 NCHW max pool, whose windows are computed element by element
+// (1-lane vectors, rewritten branch-free by populateBranchFreeMinMaxPatterns)
+// over windows holding zeros of both signs, infinities and NaNs: every output
+// has the bits of the IEEE maximum of its window (any NaN for NaN), for the
+// host's ISA class and for haswell.
+TEST_F(CpuSchedulesRun, PoolMaxSpecialValues) {
+  std::vector<std::string> cpus = {""};
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    cpus.push_back("haswell");
+  const float specials[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1.5f, -2.5f};
+  const int n = 2, c = 3, h = 17, w = 17, oh = 8, ow = 8;
+  Buffer in(n * c * h * w);
+  std::mt19937 rng(11);
+  for (float &v : in)
+    v = specials[rng() % (sizeof specials / sizeof specials[0])];
+  for (const std::string &cpu : cpus) {
+    SCOPED_TRACE(cpu.empty() ? "host" : cpu);
+    Compiled kernel;
+    compile(k_pool_nchw_max, "pool_nchw_max", cpu, kernel);
+    if (HasFatalFailure())
+      return;
+    Buffer out(n * c * oh * ow, 0.0f);
+    void *bindings[2] = {in.data(), out.data()};
+    fuel_dispatch d{
+        bindings, nullptr, {kernel.grid[0], kernel.grid[1], kernel.grid[2]}};
+    for (uint32_t z = 0; z < kernel.grid[2]; ++z)
+      for (uint32_t y = 0; y < kernel.grid[1]; ++y)
+        for (uint32_t x = 0; x < kernel.grid[0]; ++x)
+          kernel.entry(&d, nullptr, x, y, z);
+    for (int p = 0; p < n * c; ++p)
+      for (int i = 0; i < oh; ++i)
+        for (int j = 0; j < ow; ++j) {
+          float want = -INFINITY;
+          for (int ki = 0; ki < 2; ++ki)
+            for (int kj = 0; kj < 2; ++kj)
+              want =
+                  ieeeMaximum(want, in[(p * h + 2 * i + ki) * w + 2 * j + kj]);
+          float got = out[(p * oh + i) * ow + j];
+          if (std::isnan(want)) {
+            ASSERT_TRUE(std::isnan(got)) << p << "," << i << "," << j;
+          } else {
+            uint32_t gb, wb;
+            std::memcpy(&gb, &got, 4);
+            std::memcpy(&wb, &want, 4);
+            ASSERT_EQ(gb, wb)
+                << p << "," << i << "," << j << ": " << got << " != " << want;
+          }
+        }
+  }
+}

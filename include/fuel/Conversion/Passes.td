@@ -27,7 +27,8 @@ def ConvertFuelToLLVMPass : Pass<"convert-fuel-to-llvm", "mlir::ModuleOp"> {
        after the schedule; no scalar loop runs over a dimension of at least
        twice the vector width (an `scf.for` with a static trip count >= 2W,
        W the f32 lanes of the target's ISA class, whose body holds scalar
-       floating-point arithmetic and no vector op: the code a tile that does
+       floating-point arithmetic and no op on vectors of more than one
+       element — 1-lane vectors count as scalars: the code a tile that does
        not divide its dimension leaves, docs/CPU-CODEGEN.md trap 5).
     2. The outermost `scf.forall` (the workgroup split) is replaced by its
        body, its induction variables becoming the workgroup ids x, y, z:

@@ -158,6 +158,157 @@ module attributes {transform.with_named_sequence} {
   }
   // Vector lowering in stages (one pattern set at a time: together, the
   // multi-reduction, broadcast and shape_cast rewrites do not converge).
+  // Row reductions: an op whose innermost loop is a reduction (rank 1 to 3)
+  // accumulates column tiles of T elements (T = %v: 64 on avx2 and avx512,
+  // 32 generic) into T partial results (tile_reduction_using_for: a neutral
+  // fill, one elementwise accumulate per tile, a merge reduction of the T
+  // lanes once per row), so that no step waits on the previous one's
+  // horizontal add; its outer loops are tiled by 1 first and the tile loop
+  // is peeled. Rank tiling below then tiles the merge and the tiles by T.
+  transform.named_sequence @softmax_is_inner_reduction(%op: !transform.any_op {transform.readonly}) -> !transform.any_op {
+    transform.match.structured %op : !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      transform.match.structured.dim %s[-1] {reduction} : !transform.any_op
+      transform.match.structured.yield
+    }
+    transform.yield %op : !transform.any_op
+  }
+  transform.named_sequence @softmax_is_inner_reduction_rank1_64(%op: !transform.any_op {transform.readonly}, %v: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
+    %ct = transform.param.constant 64 : i64 -> !transform.param<i64>
+    transform.match.param.cmpi eq %v, %ct : !transform.param<i64>
+    transform.match.structured %op : !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %r = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>
+      %c = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %r, %c : !transform.param<i64>
+      transform.match.structured.yield
+    }
+    %m = transform.include @softmax_is_inner_reduction failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    transform.yield %m : !transform.any_op
+  }
+  transform.named_sequence @softmax_tile_inner_reduction_rank1_64(%op: !transform.any_op {transform.consumed}) {
+    %fill, %part, %merge, %loop = transform.structured.tile_reduction_using_for %op by tile_sizes = [64] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %in = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
+    transform.sequence %in : !transform.op<"scf.for"> failures(suppress) {
+    ^bb0(%pl: !transform.op<"scf.for">):
+      transform.loop.peel %pl {fail_if_already_divisible = true} : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+    }
+    transform.yield
+  }
+  transform.named_sequence @softmax_is_inner_reduction_rank2_64(%op: !transform.any_op {transform.readonly}, %v: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
+    %ct = transform.param.constant 64 : i64 -> !transform.param<i64>
+    transform.match.param.cmpi eq %v, %ct : !transform.param<i64>
+    transform.match.structured %op : !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %r = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>
+      %c = transform.param.constant 2 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %r, %c : !transform.param<i64>
+      transform.match.structured.yield
+    }
+    %m = transform.include @softmax_is_inner_reduction failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    transform.yield %m : !transform.any_op
+  }
+  transform.named_sequence @softmax_tile_inner_reduction_rank2_64(%op: !transform.any_op {transform.consumed}) {
+    %t, %l:1 = transform.structured.tile_using_for %op tile_sizes [1, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %fill, %part, %merge, %loop = transform.structured.tile_reduction_using_for %t by tile_sizes = [0, 64] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %in = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
+    transform.sequence %in : !transform.op<"scf.for"> failures(suppress) {
+    ^bb0(%pl: !transform.op<"scf.for">):
+      transform.loop.peel %pl {fail_if_already_divisible = true} : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+    }
+    transform.yield
+  }
+  transform.named_sequence @softmax_is_inner_reduction_rank3_64(%op: !transform.any_op {transform.readonly}, %v: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
+    %ct = transform.param.constant 64 : i64 -> !transform.param<i64>
+    transform.match.param.cmpi eq %v, %ct : !transform.param<i64>
+    transform.match.structured %op : !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %r = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>
+      %c = transform.param.constant 3 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %r, %c : !transform.param<i64>
+      transform.match.structured.yield
+    }
+    %m = transform.include @softmax_is_inner_reduction failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    transform.yield %m : !transform.any_op
+  }
+  transform.named_sequence @softmax_tile_inner_reduction_rank3_64(%op: !transform.any_op {transform.consumed}) {
+    %t, %l:2 = transform.structured.tile_using_for %op tile_sizes [1, 1, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %fill, %part, %merge, %loop = transform.structured.tile_reduction_using_for %t by tile_sizes = [0, 0, 64] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %in = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
+    transform.sequence %in : !transform.op<"scf.for"> failures(suppress) {
+    ^bb0(%pl: !transform.op<"scf.for">):
+      transform.loop.peel %pl {fail_if_already_divisible = true} : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+    }
+    transform.yield
+  }
+  transform.named_sequence @softmax_is_inner_reduction_rank1_32(%op: !transform.any_op {transform.readonly}, %v: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
+    %ct = transform.param.constant 32 : i64 -> !transform.param<i64>
+    transform.match.param.cmpi eq %v, %ct : !transform.param<i64>
+    transform.match.structured %op : !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %r = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>
+      %c = transform.param.constant 1 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %r, %c : !transform.param<i64>
+      transform.match.structured.yield
+    }
+    %m = transform.include @softmax_is_inner_reduction failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    transform.yield %m : !transform.any_op
+  }
+  transform.named_sequence @softmax_tile_inner_reduction_rank1_32(%op: !transform.any_op {transform.consumed}) {
+    %fill, %part, %merge, %loop = transform.structured.tile_reduction_using_for %op by tile_sizes = [32] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %in = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
+    transform.sequence %in : !transform.op<"scf.for"> failures(suppress) {
+    ^bb0(%pl: !transform.op<"scf.for">):
+      transform.loop.peel %pl {fail_if_already_divisible = true} : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+    }
+    transform.yield
+  }
+  transform.named_sequence @softmax_is_inner_reduction_rank2_32(%op: !transform.any_op {transform.readonly}, %v: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
+    %ct = transform.param.constant 32 : i64 -> !transform.param<i64>
+    transform.match.param.cmpi eq %v, %ct : !transform.param<i64>
+    transform.match.structured %op : !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %r = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>
+      %c = transform.param.constant 2 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %r, %c : !transform.param<i64>
+      transform.match.structured.yield
+    }
+    %m = transform.include @softmax_is_inner_reduction failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    transform.yield %m : !transform.any_op
+  }
+  transform.named_sequence @softmax_tile_inner_reduction_rank2_32(%op: !transform.any_op {transform.consumed}) {
+    %t, %l:1 = transform.structured.tile_using_for %op tile_sizes [1, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %fill, %part, %merge, %loop = transform.structured.tile_reduction_using_for %t by tile_sizes = [0, 32] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %in = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
+    transform.sequence %in : !transform.op<"scf.for"> failures(suppress) {
+    ^bb0(%pl: !transform.op<"scf.for">):
+      transform.loop.peel %pl {fail_if_already_divisible = true} : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+    }
+    transform.yield
+  }
+  transform.named_sequence @softmax_is_inner_reduction_rank3_32(%op: !transform.any_op {transform.readonly}, %v: !transform.param<i64> {transform.readonly}) -> !transform.any_op {
+    %ct = transform.param.constant 32 : i64 -> !transform.param<i64>
+    transform.match.param.cmpi eq %v, %ct : !transform.param<i64>
+    transform.match.structured %op : !transform.any_op {
+    ^bb0(%s: !transform.any_op):
+      %r = transform.match.structured.rank %s : (!transform.any_op) -> !transform.param<i64>
+      %c = transform.param.constant 3 : i64 -> !transform.param<i64>
+      transform.match.param.cmpi eq %r, %c : !transform.param<i64>
+      transform.match.structured.yield
+    }
+    %m = transform.include @softmax_is_inner_reduction failures(propagate) (%op) : (!transform.any_op) -> !transform.any_op
+    transform.yield %m : !transform.any_op
+  }
+  transform.named_sequence @softmax_tile_inner_reduction_rank3_32(%op: !transform.any_op {transform.consumed}) {
+    %t, %l:2 = transform.structured.tile_using_for %op tile_sizes [1, 1, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    %fill, %part, %merge, %loop = transform.structured.tile_reduction_using_for %t by tile_sizes = [0, 0, 32] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    %in = transform.cast %loop : !transform.any_op to !transform.op<"scf.for">
+    transform.sequence %in : !transform.op<"scf.for"> failures(suppress) {
+    ^bb0(%pl: !transform.op<"scf.for">):
+      transform.loop.peel %pl {fail_if_already_divisible = true} : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+    }
+    transform.yield
+  }
   transform.named_sequence @softmax_lower_vectors(%f: !transform.any_op {transform.readonly}) {
     transform.apply_patterns to %f {
       transform.apply_patterns.vector.reduction_to_contract
@@ -193,14 +344,19 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.tensor.fold_tensor_empty
       transform.apply_patterns.canonicalization
     } : !transform.any_op
-    %r2 = transform.foreach_match in %r1, %v @softmax_is_rank1 -> @softmax_tile_rank1, @softmax_is_rank2 -> @softmax_tile_rank2, @softmax_is_rank3 -> @softmax_tile_rank3, @softmax_is_rank4 -> @softmax_tile_rank4, @softmax_is_rank5 -> @softmax_tile_rank5, @softmax_is_rank6 -> @softmax_tile_rank6 : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    %r1b = transform.foreach_match in %r1, %v @softmax_is_inner_reduction_rank1_64 -> @softmax_tile_inner_reduction_rank1_64, @softmax_is_inner_reduction_rank2_64 -> @softmax_tile_inner_reduction_rank2_64, @softmax_is_inner_reduction_rank3_64 -> @softmax_tile_inner_reduction_rank3_64, @softmax_is_inner_reduction_rank1_32 -> @softmax_tile_inner_reduction_rank1_32, @softmax_is_inner_reduction_rank2_32 -> @softmax_tile_inner_reduction_rank2_32, @softmax_is_inner_reduction_rank3_32 -> @softmax_tile_inner_reduction_rank3_32 : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
+    %r2 = transform.foreach_match in %r1b, %v @softmax_is_rank1 -> @softmax_tile_rank1, @softmax_is_rank2 -> @softmax_tile_rank2, @softmax_is_rank3 -> @softmax_tile_rank3, @softmax_is_rank4 -> @softmax_tile_rank4, @softmax_is_rank5 -> @softmax_tile_rank5, @softmax_is_rank6 -> @softmax_tile_rank6 : (!transform.any_op, !transform.param<i64>) -> !transform.any_op
     transform.apply_patterns to %r2 {
       transform.apply_patterns.canonicalization
     } : !transform.any_op
 
     %ops = transform.structured.match interface{LinalgOp} in %r2 : (!transform.any_op) -> !transform.any_op
     transform.structured.vectorize %ops {vectorize_nd_extract} : !transform.any_op
-    // Accumulators and other loop-invariant tiles become loop-carried vectors.
+    // Accumulators and other loop-invariant tiles become loop-carried vectors
+    // (after canonicalization has folded the full-tile slices around them).
+    transform.apply_patterns to %r2 {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
     %loops = transform.structured.match ops{["scf.for"]} in %r2 : (!transform.any_op) -> !transform.any_op
     transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
     transform.include @softmax_lower_vectors failures(propagate) (%r2) : (!transform.any_op) -> ()
@@ -209,21 +365,21 @@ module attributes {transform.with_named_sequence} {
 
   transform.named_sequence @avx2(%kernel: !transform.any_op {transform.readonly}) {
     %root = transform.structured.match ops{["func.func"]} in %kernel : (!transform.any_op) -> !transform.any_op
-    %v = transform.param.constant 8 : i64 -> !transform.param<i64>
+    %v = transform.param.constant 64 : i64 -> !transform.param<i64>
     transform.include @softmax_impl failures(propagate) (%root, %v) : (!transform.any_op, !transform.param<i64>) -> ()
     transform.yield
   }
 
   transform.named_sequence @avx512(%kernel: !transform.any_op {transform.readonly}) {
     %root = transform.structured.match ops{["func.func"]} in %kernel : (!transform.any_op) -> !transform.any_op
-    %v = transform.param.constant 16 : i64 -> !transform.param<i64>
+    %v = transform.param.constant 64 : i64 -> !transform.param<i64>
     transform.include @softmax_impl failures(propagate) (%root, %v) : (!transform.any_op, !transform.param<i64>) -> ()
     transform.yield
   }
 
   transform.named_sequence @generic(%kernel: !transform.any_op {transform.readonly}) {
     %root = transform.structured.match ops{["func.func"]} in %kernel : (!transform.any_op) -> !transform.any_op
-    %v = transform.param.constant 4 : i64 -> !transform.param<i64>
+    %v = transform.param.constant 32 : i64 -> !transform.param<i64>
     transform.include @softmax_impl failures(propagate) (%root, %v) : (!transform.any_op, !transform.param<i64>) -> ()
     transform.yield
   }

@@ -56,9 +56,13 @@ constexpr llvm::StringLiteral kKeptAttrs[] = {
     kernel_attr::kRevision,   kernel_attr::kSchedule,
     kernel_attr::kWorkgroups, kernel_attr::kWorkspaceBytes};
 
-/// Whether `op` produces or consumes a vector.
+/// Whether `op` computes on vectors of more than one element: a 1-lane
+/// vector (vector<1xf32>, vector<1x1xf32>) is scalar code in vector types.
 bool isVectorOp(Operation *op) {
-  auto isVector = [](Type t) { return isa<VectorType>(t); };
+  auto isVector = [](Type t) {
+    auto vector = dyn_cast<VectorType>(t);
+    return vector && (vector.isScalable() || vector.getNumElements() > 1);
+  };
   return llvm::any_of(op->getResultTypes(), isVector) ||
          llvm::any_of(op->getOperandTypes(), isVector);
 }
@@ -97,8 +101,9 @@ LogicalResult checkKernel(func::FuncOp kernel, unsigned width) {
       if (isVectorOp(op))
         vector = true;
       else if (isa<arith::ArithDialect>(op->getDialect()) &&
-               llvm::any_of(op->getResultTypes(),
-                            [](Type t) { return isa<FloatType>(t); }))
+               llvm::any_of(op->getResultTypes(), [](Type t) {
+                 return isa<FloatType>(getElementTypeOrSelf(t));
+               }))
         scalarFloat = true;
     });
     if (scalarFloat && !vector)

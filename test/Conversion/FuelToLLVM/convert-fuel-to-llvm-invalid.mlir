@@ -44,6 +44,32 @@ module {
 
 // -----
 
+// Tests that a loop over 1-lane vectors (vector<1xf32>: scalar code in
+// vector types) counts as a scalar loop.
+
+module {
+  fuel.executable @cpu on cpu {
+    builtin.module attributes {fuel.cpu_target = {cpu = "znver3", features = "", triple = "x86_64-unknown-linux-gnu"}} {
+      // expected-error @+1 {{kernel @one_lane_loop (cpu.generated.elementwise_f32): a scalar loop runs over a dimension of at least twice the vector width (8 f32 lanes)}}
+      func.func @one_lane_loop(%a: memref<16xf32>, %c: memref<16xf32>) attributes {fuel.kernel_id = "cpu.generated.elementwise_f32"} {
+        %c0 = arith.constant 0 : index
+        %c1 = arith.constant 1 : index
+        %c16 = arith.constant 16 : index
+        %p = arith.constant 0.0 : f32
+        // expected-note @+1 {{scalar loop here}}
+        scf.for %i = %c0 to %c16 step %c1 {
+          %x = vector.transfer_read %a[%i], %p {in_bounds = [true]} : memref<16xf32>, vector<1xf32>
+          %y = arith.addf %x, %x : vector<1xf32>
+          vector.transfer_write %y, %c[%i] {in_bounds = [true]} : vector<1xf32>, memref<16xf32>
+        }
+        return
+      }
+    }
+  }
+}
+
+// -----
+
 // Tests that a scalar loop shorter than twice the vector width is accepted
 // (dimensions below the vector width may stay scalar) while a kernel
 // calling a function no kernel defines is refused.

@@ -82,6 +82,28 @@ TEST(CpuDeviceTest, LoadsModuleFromMemoryAndUnloads) {
   EXPECT_EQ(f.status().code(), StatusCode::InvalidArgument);
 }
 
+// Two different modules loaded at once are two objects: the second's memory
+// file must not reuse the first's descriptor number, whose /proc path the
+// dynamic loader would resolve to the object already loaded (the second
+// module's symbols would then be missing).
+TEST(CpuDeviceTest, DifferentModulesLoadSideBySide) {
+  auto dev = makeCpu(1);
+  ASSERT_TRUE(dev);
+  auto first = loadTestKernels(*dev);
+  ASSERT_TRUE(first.isOk()) << first.status().message();
+  std::vector<uint8_t> other = readFileBytes(FUEL_TEST_SHIM_PATH);
+  ModuleImage image{other.data(), other.size(), {"fuel_shim_info"}};
+  auto second = dev->loadModule(image);
+  ASSERT_TRUE(second.isOk()) << second.status().message();
+  EXPECT_TRUE(dev->unloadModule(*second).isOk());
+  // A third load after the unload reuses nothing that is still loaded.
+  auto third = dev->loadModule(image);
+  ASSERT_TRUE(third.isOk()) << third.status().message();
+  EXPECT_TRUE(dev->unloadModule(*third).isOk());
+  EXPECT_TRUE(dev->unloadModule(*first).isOk());
+  EXPECT_EQ(procMaps().find("memfd:fuel-module"), std::string::npos);
+}
+
 // Images that are not a shared object for this machine are refused before
 // the dynamic loader sees them, naming what is wrong; a missing kernel
 // symbol names the symbol.

@@ -9,8 +9,12 @@
 
 #include "fuel/Dialect/Fuel/Transforms/Passes.h"
 
+#include "fuel/Conversion/FuelToLLVM/CpuObject.h"
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
+#include "fuel/Dialect/Fuel/Transforms/FastExp.h"
+#include "fuel/Dialect/Fuel/Transforms/MinMax.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -69,6 +73,38 @@ void readOwnedSlicesThroughSharedOutputs(ModuleOp kernels) {
   });
 }
 
+/// In a softmax kernel, the normalising divide of every element by the row
+/// sum (`arith.divf %x, vector.broadcast %s`) becomes a multiply by the
+/// reciprocal, whose `1 / s` is computed once per row (the broadcast's
+/// operand is defined outside the element loop): one divide per row instead
+/// of one per element, at most one rounding more (docs/CPU-CODEGEN.md).
+void divideByReciprocal(func::FuncOp kernel) {
+  auto kind = kernel->getAttrOfType<StringAttr>(kernel_attr::kOpKind);
+  if (!kind || kind.getValue() != "softmax")
+    return;
+  SmallVector<arith::DivFOp> divides;
+  kernel.walk([&](arith::DivFOp div) {
+    if (auto broadcast = div.getRhs().getDefiningOp<vector::BroadcastOp>())
+      if (isa<FloatType>(broadcast.getSourceType()))
+        divides.push_back(div);
+  });
+  for (arith::DivFOp div : divides) {
+    auto broadcast = div.getRhs().getDefiningOp<vector::BroadcastOp>();
+    OpBuilder builder(broadcast);
+    Location loc = div.getLoc();
+    Value sum = broadcast.getSource();
+    Value one = arith::ConstantOp::create(
+        builder, loc, builder.getFloatAttr(sum.getType(), 1.0));
+    Value reciprocal = arith::DivFOp::create(builder, loc, one, sum);
+    Value splat = vector::BroadcastOp::create(builder, loc, broadcast.getType(),
+                                              reciprocal);
+    builder.setInsertionPoint(div);
+    Value product = arith::MulFOp::create(builder, loc, div.getLhs(), splat);
+    div.replaceAllUsesWith(product);
+    div.erase();
+  }
+}
+
 struct BufferizeKernelsPass
     : public mlir::fuel::impl::FuelBufferizeKernelsPassBase<
           BufferizeKernelsPass> {
@@ -85,13 +121,21 @@ struct BufferizeKernelsPass
 
   LogicalResult bufferize(ModuleOp kernels) {
     // math.exp/tanh/erf/... as polynomials, so no kernel calls libm and
-    // vector math stays vector code.
+    // vector math stays vector code; f32 exp by fuel's cheaper lowering
+    // (FastExp.h), whose multiply-adds are fused where the target has FMA.
+    FailureOr<CpuTargetSpec> target = resolveCpuTarget(kernels);
+    if (failed(target))
+      return failure();
     RewritePatternSet patterns(&getContext());
+    populateFastExpPatterns(patterns, isaClass(*target) != IsaClass::Generic);
     populateMathPolynomialApproximationPatterns(patterns);
+    populateBranchFreeMinMaxPatterns(patterns);
     if (failed(applyPatternsGreedily(kernels, std::move(patterns))))
       return kernels.emitError("polynomial approximation did not converge");
 
     readOwnedSlicesThroughSharedOutputs(kernels);
+    for (func::FuncOp kernel : getKernelFuncs(kernels))
+      divideByReciprocal(kernel);
 
     OpPassManager pm(ModuleOp::getOperationName());
     // Computes each output into its binding: a tensor.empty the result is

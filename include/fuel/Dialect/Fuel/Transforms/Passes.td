@@ -683,7 +683,13 @@ def FuelBufferizeKernelsPass
     Objective: turn the scheduled kernels of each cpu executable from
     tensors into memrefs that write their outputs in place and never call
     malloc. On each kernel module it runs: polynomial approximation of
-    `math` functions (exp, tanh, erf, rsqrt, ...: no libm calls), empty
+    `math` functions (exp, tanh, erf, rsqrt, ...: no libm calls; f32 exp by
+    fuel's own lowering, FastExp.h: at most 2 ulp where the result is a
+    normal float, subnormal results flushed to +0, its multiply-adds fused
+    where the target has FMA), one-element `arith.maximumf`/`minimumf`
+    (element-by-element code) as compares and selects instead of LLVM's
+    branching expansion (MinMax.h), in softmax kernels the divide by the row
+    sum as a multiply by its reciprocal, empty
     tensor elimination (outputs computed into the output bindings), one-shot
     bufferization, canonicalize and CSE, then per function buffer hoisting,
     buffer loop hoisting and promotion of buffers of at most
