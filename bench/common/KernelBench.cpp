@@ -202,6 +202,9 @@ const std::string &workDirectory() {
 
 std::string compileProgram(const std::string &name, const std::string &mlir,
                            const std::vector<std::string> &args) {
+  if (access(fuelCompilePath().c_str(), X_OK) != 0)
+    die("no fuel-compile at " + fuelCompilePath() +
+        ": build it (ninja -C build fuel-compile) or set FUEL_COMPILE");
   std::string base = workDirectory() + "/" + name;
   {
     std::ofstream out(base + ".mlir");

@@ -1,4 +1,4 @@
-//===- KernelBenchTest.cpp - Tests of the kernel benchmarks' support -----===//
+//===- KernelBenchTest.cpp - Tests of the kernel benchmarks support -------===//
 //
 // What the benchmarks' figures rest on: statistics, the comparison with the
 // reference, the patterns, alignment, the reference sgemm, and the order,
