@@ -11,6 +11,25 @@
 // Every failure prints "<program>: <what>" and exits 1: a benchmark that
 // cannot measure what it claims must not print figures.
 //
+// A benchmark links FuelBenchCommon (bench/CMakeLists.txt) and reads:
+//
+//   std::string exe = compileProgram("add", mlirText,
+//                                    {"--plan=kernel-sources=generated"});
+//   auto rt = makeRuntime(1);                  // 0: every core
+//   KernelSession k(rt, exe);
+//   Floats x(n), y(n), out(n);
+//   x.fillPattern(1);
+//   k.bindInput(0, {int64_t(n)}, x);
+//   k.run();
+//   k.readOutput(0, out);
+//   checkClose("add", out.data(), ref.data(), n);
+//   Timings t = timeInterleaved(
+//       {{"fuel", "fuel 1 thread", [&] { k.run(); }},
+//        {"baseline", "caller", [&] { baseline(x, y); }}},
+//       RoundOptions());
+//   Stats s = t.stats(0);                      // best, median (ms)
+//   double r = t.pairedRatio(0, 1);            // per-round fuel / baseline
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef FUEL_BENCH_COMMON_KERNELBENCH_H

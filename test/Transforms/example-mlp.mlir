@@ -28,13 +28,13 @@
 // CHECK-NOT: fuel.copy
 // CHECK: return %[[P]]
 
-// REMARK: remark: node 0 (matmul): winner cuda.generated.matmul_f32 on cuda:0; best on cpu: cpu.openblas.matmul_f32
-// REMARK-SAME: runner-up on cpu: cpu.blis.matmul_f32, behind cpu.openblas.matmul_f32 on time
+// REMARK: remark: node 0 (matmul): winner cuda.generated.matmul_f32 on cuda:0; best on cpu: cpu.generated.matmul_f32
+// REMARK-SAME: runner-up on cpu: cpu.openblas.matmul_f32, behind cpu.generated.matmul_f32 on time
 // REMARK: remark: node 1 (elementwise)
 // REMARK: remark: node 2 (matmul): winner cuda.cublas.matmul_f32 on cuda:0
 // REMARK: remark: node 3 (elementwise)
 // REMARK: remark: node 4 (matmul)
 // REMARK: remark: node 5 (elementwise): winner cpu.generated.elementwise_f32 on cpu
 // REMARK: remark: node 6 (softmax): winner cpu.generated.softmax_f32 on cpu
-// REMARK: remark: node 0 (matmul): placed on cuda:0 (cuda.generated.matmul_f32, 10139 ns, inbound transfers 156480 ns); moving it alone to cpu would change the total by +3635325 ns
-// REMARK: remark: node 6 (softmax): placed on cpu (cpu.generated.softmax_f32, 2800 ns, inbound transfers 0 ns); moving it alone to cuda:0 would change the total by +22409 ns
+// REMARK: remark: node 0 (matmul): placed on cuda:0 (cuda.generated.matmul_f32, 10139 ns, inbound transfers 156480 ns); moving it alone to cpu would change the total by +5802653 ns
+// REMARK: remark: node 6 (softmax): placed on cpu (cpu.generated.softmax_f32, 3165 ns, inbound transfers 0 ns); moving it alone to cuda:0 would change the total by +22044 ns

@@ -8,10 +8,10 @@
 // 5000 ns). Each (device, prior) is warned about once per function.
 //
 // matmul M=64, N=32, K=128: flops 524288, bytes 57344.
-//   cpu.openblas   524288/0.85 = 616809.4 -> 616810; 57344/16 = 3584
-//                  -> 616810 + 2000 + 1500 = 620310
-//   cpu.blis       524288/0.8 = 655360 -> 655360 + 2000 + 1000 = 658360
-//   cpu.generated  524288/0.45 = 1165084.4 -> 1165085 + 2000 = 1167085
+//   cpu.openblas   524288/0.38 = 1379705.3 -> 1379706; 57344/17.6 -> 3259
+//                  -> 1379706 + 2000 + 0 = 1381706
+//   cpu.blis       524288/0.35 = 1497965.7 -> 1497966 + 2000 + 0 = 1499966
+//   cpu.generated  524288/0.54 = 970903.7 -> 970904 + 2000 = 972904
 //   cuda.cublas    524288/42500 -> 13; 57344/(40*.85 = 34) = 1686.6 -> 1687
 //                  -> 1687 + 5000 + 3000 = 9687
 //   cuda.generated 524288/20000 -> 27; 57344/(40*.7 = 28) = 2048
@@ -22,9 +22,9 @@
 
 // CHECK-LABEL: func.func @priors
 // CHECK: fuel.node 0 matmul
-// CHECK-SAME: #fuel.candidate<"cpu.blis.matmul_f32"{{[^#]*}}time_ns = 658360 static
-// CHECK-SAME: #fuel.candidate<"cpu.generated.matmul_f32"{{[^#]*}}time_ns = 1167085 static
-// CHECK-SAME: #fuel.candidate<"cpu.openblas.matmul_f32"{{[^#]*}}time_ns = 620310 static
+// CHECK-SAME: #fuel.candidate<"cpu.blis.matmul_f32"{{[^#]*}}time_ns = 1499966 static
+// CHECK-SAME: #fuel.candidate<"cpu.generated.matmul_f32"{{[^#]*}}time_ns = 972904 static
+// CHECK-SAME: #fuel.candidate<"cpu.openblas.matmul_f32"{{[^#]*}}time_ns = 1381706 static
 // CHECK-SAME: #fuel.candidate<"cuda.cublas.matmul_f32"{{[^#]*}}time_ns = 9687 static
 // CHECK-SAME: #fuel.candidate<"cuda.generated.matmul_f32"{{[^#]*}}time_ns = 7048 static
 // CHECK: fuel.node 1 matmul

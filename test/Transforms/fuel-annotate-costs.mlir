@@ -17,9 +17,9 @@
 //   operands 4*(64*128 + 128*32) = 49152, result 4*64*32 = 8192: 57344
 //
 //   kernel                  compute                     memory                     + dispatch + own = time
-//   cpu.openblas  .85/.8    524288/27.2  = 19275.3 -> 19276   57344/16   = 3584         + 2000 + 1500 = 22776
-//   cpu.blis      .8/.8     524288/25.6  = 20480             57344/16   = 3584         + 2000 + 1000 = 23480
-//   cpu.generated .45/.6    524288/14.4  = 36408.9 -> 36409   57344/12   = 4778.7->4779 + 2000 + 0    = 38409
+//   cpu.openblas  .38/.88   524288/12.16 = 43115.8 -> 43116   57344/17.6 = 3258.2->3259 + 2000 + 0    = 45116
+//   cpu.blis      .35/.38   524288/11.2  = 46811.4 -> 46812   57344/7.6  = 7545.3->7546 + 2000 + 0    = 48812
+//   cpu.generated .54/.3    524288/17.28 = 30340.7 -> 30341   57344/6    = 9557.3->9558 + 2000 + 0    = 32341
 //   cuda.cublas   .85/.85   524288/42500 = 12.3 -> 13         57344/2550 = 22.5 -> 23  + 5000 + 3000 = 8023
 //   cuda.generated .4/.7    524288/20000 = 26.2 -> 27         57344/2100 = 27.3 -> 28  + 5000 + 0    = 5028
 //
@@ -33,9 +33,9 @@
 
 // CHECK-LABEL: func.func @matmul
 // CHECK: fuel.node 0 matmul
-// CHECK-SAME: #fuel.candidate<"cpu.blis.matmul_f32"{{[^#]*}}cost = <flops = 524288, bytes = 57344, overhead_ns = 1000>, time_ns = 23480 static, host_bytes = 4251648, device_bytes = 0>
-// CHECK-SAME: #fuel.candidate<"cpu.generated.matmul_f32"{{[^#]*}}cost = <flops = 524288, bytes = 57344, overhead_ns = 0>, time_ns = 38409 static, host_bytes = 319488, device_bytes = 0>
-// CHECK-SAME: #fuel.candidate<"cpu.openblas.matmul_f32"{{[^#]*}}cost = <flops = 524288, bytes = 57344, overhead_ns = 1500>, time_ns = 22776 static, host_bytes = 57344, device_bytes = 0>
+// CHECK-SAME: #fuel.candidate<"cpu.blis.matmul_f32"{{[^#]*}}cost = <flops = 524288, bytes = 57344, overhead_ns = 0>, time_ns = 48812 static, host_bytes = 4251648, device_bytes = 0>
+// CHECK-SAME: #fuel.candidate<"cpu.generated.matmul_f32"{{[^#]*}}cost = <flops = 524288, bytes = 57344, overhead_ns = 0>, time_ns = 32341 static, host_bytes = 319488, device_bytes = 0>
+// CHECK-SAME: #fuel.candidate<"cpu.openblas.matmul_f32"{{[^#]*}}cost = <flops = 524288, bytes = 57344, overhead_ns = 0>, time_ns = 45116 static, host_bytes = 57344, device_bytes = 0>
 // CHECK-SAME: #fuel.candidate<"cuda.cublas.matmul_f32"{{[^#]*}}cost = <flops = 524288, bytes = 57344, overhead_ns = 3000>, time_ns = 8023 static, host_bytes = 0, device_bytes = 4251648>
 // CHECK-SAME: #fuel.candidate<"cuda.generated.matmul_f32"{{[^#]*}}cost = <flops = 524288, bytes = 57344, overhead_ns = 0>, time_ns = 5028 static, host_bytes = 0, device_bytes = 57344>]> {
 func.func @matmul(%a: tensor<64x128xf32>, %b: tensor<128x32xf32>) -> tensor<64x32xf32> {
@@ -52,7 +52,7 @@ func.func @matmul(%a: tensor<64x128xf32>, %b: tensor<128x32xf32>) -> tensor<64x3
 // Tests a memory-bound elementwise node: exp over 1048576 f32 elements.
 //   flops = 8 (a transcendental) * 1048576 = 8388608
 //   bytes = 4 * (1048576 in + 1048576 out)  = 8388608
-//   cpu.generated  .5/.8:  8388608/16 = 524288; 8388608/16 = 524288
+//   cpu.generated  .5/.82: 8388608/16 = 524288; 8388608/16.4 = 511500.5 -> 511501
 //                          -> 524288 + 2000 = 526288; host 8388608
 //   cuda.generated .5/.85: 8388608/25000 = 335.5 -> 336;
 //                          8388608/2550 = 3289.7 -> 3290 -> 3290 + 5000 = 8290;
