@@ -38,3 +38,19 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 # fuel-compile and fuel-run here.
 config.environment["FUEL_TOOLS_DIR"] = config.fuel_tools_dir
 
+
+# The instruction sets this machine can run, for the integration tests that
+# run code compiled for a pinned cpu target (`REQUIRES: cpu-avx512f`). Code
+# for any target compiles and FileChecks everywhere; only running it needs
+# the hardware.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith("flags"):
+                flags = set(line.split(":", 1)[1].split())
+                for isa in ("avx2", "fma", "avx512f"):
+                    if isa in flags:
+                        config.available_features.add("cpu-" + isa)
+                break
+except OSError:
+    pass

@@ -251,6 +251,18 @@ LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,
              << value;
     return success();
   }
+  // A schedule's packed-B panel width (docs/CPU-CODEGEN.md, "Packed B
+  // panels").
+  if (name == kernel_attr::kSchedulePackB) {
+    auto width = dyn_cast<IntegerAttr>(value);
+    if (!width || !width.getType().isInteger(64) || width.getInt() <= 0 ||
+        op->getName().getStringRef() != "transform.named_sequence")
+      return op->emitError()
+             << "'" << name
+             << "' must be a positive i64 on a transform.named_sequence, got "
+             << value;
+    return success();
+  }
   if (name == kernel_attr::kKernelBody) {
     if (!isa<FlatSymbolRefAttr>(value) || !isa<FunctionOpInterface>(op))
       return op->emitError()

@@ -13,6 +13,7 @@
 
 #include "fuel/Conversion/FuelToLLVM/CpuObject.h"
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
+#include "fuel/Dialect/Fuel/Transforms/PackMatmul.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -111,10 +112,52 @@ LogicalResult parseParamSpec(StringRef spec, StringRef &name,
   return success();
 }
 
+/// How a matmul kernel is packed: the panel width of the sequence's
+/// `fuel.pack_b` (0: none) and whether the kernel's root takes the packed
+/// form (canPackMatmulB).
+struct Packing {
+  int64_t panel = 0;
+  bool packed = false;
+};
+
+/// The fewest rows of a workgroup when a matmul is split over M: a register
+/// tile has up to 8 rows.
+constexpr int64_t kMinSplitRows = 8;
+
+/// `panel_split(n)`: the workgroup split of a (batch) matmul root with loop
+/// extents `extents` ([b,] M, N, K), as tile sizes of the loops the schedule
+/// sees ([b,] m, n1, n0, k when packed, else [b,] m, n, k). The batch when
+/// there is one (> 1); else the panels, when packed into more than 2
+/// panels (a whole number of panels per workgroup, at most n workgroups:
+/// each packs only its own panels); else M (tall or narrow shapes), in at
+/// most n equal static blocks of at least 8 rows (every workgroup then
+/// packs all of B's panels, which are few).
+SmallVector<int64_t> panelSplit(ArrayRef<int64_t> extents,
+                                const Packing &packing, int64_t n) {
+  int64_t lead = extents.size() - 3;
+  SmallVector<int64_t> tiles(extents.size() + (packing.packed ? 1 : 0), 0);
+  auto chunk = [&](int64_t extent, int64_t least) {
+    return smallestDivisorAtLeast(
+        extent, std::max((extent + n - 1) / n, std::min(extent, least)));
+  };
+  if (lead > 0 && extents[0] > 1) {
+    tiles[0] = chunk(extents[0], 1);
+    return tiles;
+  }
+  int64_t panels = packing.packed ? extents[lead + 1] / packing.panel : 0;
+  if (panels > 2)
+    tiles[lead + 1] = chunk(panels, 1);
+  else
+    tiles[lead] = chunk(extents[lead], kMinSplitRows);
+  return tiles;
+}
+
 /// The values of the parameter `spec` for a root op with loop extents
 /// `extents` (docs/CPU-CODEGEN.md, "Parameters"), or an error message.
-FailureOr<SmallVector<int64_t>>
-computeParam(StringRef spec, ArrayRef<int64_t> extents, std::string &error) {
+FailureOr<SmallVector<int64_t>> computeParam(StringRef spec,
+                                             ArrayRef<int64_t> extents,
+                                             const Packing &packing,
+                                             std::string &error) {
   StringRef name;
   SmallVector<int64_t> args;
   if (failed(parseParamSpec(spec, name, args))) {
@@ -187,8 +230,26 @@ computeParam(StringRef spec, ArrayRef<int64_t> extents, std::string &error) {
     tiles.back() = d * 4 >= std::min(n, args[0]) ? d : n;
     return tiles;
   }
+  if (name == "packed") {
+    if (!expect(0))
+      return failure();
+    return SmallVector<int64_t>{packing.packed ? 1 : 0};
+  }
+  if (name == "panel_split") {
+    if (!expect(1) || !positive(args[0]))
+      return failure();
+    // Not a (batch) matmul: the outermost loop, as `split(n)`.
+    if (rank < 3 || rank > 4) {
+      SmallVector<int64_t> tiles(rank, 0);
+      if (rank > 0)
+        tiles[0] = smallestDivisorAtLeast(extents[0],
+                                          (extents[0] + args[0] - 1) / args[0]);
+      return tiles;
+    }
+    return panelSplit(extents, packing, args[0]);
+  }
   error = "unknown parameter kind '" + name.str() +
-          "' (extent, divisor, chunk, split, rows)";
+          "' (extent, divisor, chunk, split, rows, packed, panel_split)";
   return failure();
 }
 
@@ -272,6 +333,16 @@ struct ApplySchedulesPass
     if (root)
       extents = root.getStaticLoopRanges();
     Builder b(&getContext());
+    // A sequence with `fuel.pack_b = P` works on the packed-B form of a
+    // matmul root whose N is a multiple of P (PackMatmul.h), else on the
+    // kernel as it is.
+    Packing packing;
+    // The dialect verifies that the width is a positive i64.
+    if (auto panel =
+            sequence->getAttrOfType<IntegerAttr>(kernel_attr::kSchedulePackB)) {
+      packing.panel = panel.getInt();
+      packing.packed = canPackMatmulB(root, packing.panel);
+    }
     for (unsigned i = 1; i < args.size(); ++i) {
       auto spec =
           sequence.getArgAttrOfType<StringAttr>(i, kernel_attr::kScheduleParam);
@@ -288,7 +359,7 @@ struct ApplySchedulesPass
                << "' needs a root linalg op with static loop ranges";
       std::string error;
       FailureOr<SmallVector<int64_t>> values =
-          computeParam(spec.getValue(), extents, error);
+          computeParam(spec.getValue(), extents, packing, error);
       if (failed(values))
         return kernel.emitError()
                << "kernel " << describeKernel(kernel) << ": " << error;
@@ -296,6 +367,13 @@ struct ApplySchedulesPass
       for (int64_t v : *values)
         row.push_back(b.getI64IntegerAttr(v));
       bindings.push_back(ArrayRef<transform::MappedValue>(row));
+    }
+
+    // Parameters describe the root as the outliner wrote it; the packed
+    // form is made after they are computed.
+    if (packing.packed) {
+      IRRewriter rewriter(&getContext());
+      packMatmulB(rewriter, root, packing.panel);
     }
 
     transform::TransformOptions options;

@@ -1,0 +1,41 @@
+//===- PackMatmul.h - Packed-B form of a matmul kernel body -----*- C++ -*-===//
+//
+// The rewrite fuel-apply-schedules applies before a schedule that asks for
+// packed B panels (docs/CPU-CODEGEN.md, "Packed B panels"): a
+// `linalg.matmul` or `linalg.batch_matmul` on tensors becomes a copy of B
+// into column panels (`linalg.transpose` of an expand_shape view) and a
+// contraction `linalg.generic` over the panels, writing C through an
+// expand_shape view (no copy of C).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUEL_DIALECT_FUEL_TRANSFORMS_PACKMATMUL_H
+#define FUEL_DIALECT_FUEL_TRANSFORMS_PACKMATMUL_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::fuel {
+
+/// Whether `op` has the packed-B form `packMatmulB` writes for panels of
+/// `panel` columns: a `linalg.matmul` (C[M,N] += A[M,K] * B[K,N]) or a
+/// `linalg.batch_matmul` (C[b,M,N] += A[b,M,K] * B[b,K,N]) with the default
+/// indexing maps, static shapes, N a multiple of `panel` and C computed in
+/// place (its init, or the fill's destination, is not a tensor.empty).
+bool canPackMatmulB(linalg::LinalgOp op, int64_t panel);
+
+/// Rewrites `op` (for which canPackMatmulB holds) into packed-B form:
+///
+///   B3 = expand_shape B : [.., K, N] -> [.., K, N/P, P]
+///   Bp = linalg.transpose B3 -> [.., N/P, K, P]            (the panels)
+///   C3 = expand_shape of C's init (a fill of C becomes a fill of C3)
+///   R3 = linalg.generic (.., m, n1, n0, k) ins(A, Bp) outs(C3)
+///   R  = collapse_shape R3 : [.., M, N/P, P] -> [.., M, N]
+///
+/// with the contraction's body copied from `op`. Returns the generic.
+linalg::GenericOp packMatmulB(RewriterBase &rewriter, linalg::LinalgOp op,
+                              int64_t panel);
+
+} // namespace mlir::fuel
+
+#endif // FUEL_DIALECT_FUEL_TRANSFORMS_PACKMATMUL_H
