@@ -92,8 +92,13 @@ module attributes {transform.with_named_sequence} {
     // extract_slice(tensor.empty) -> a panel-sized tensor.empty: the scratch
     // is one panel, not all of them.
     transform.apply_patterns to %fn { transform.apply_patterns.tensor.fold_tensor_empty } : !transform.any_op
+    // The copy in K-row tiles (none when B is a constant packed at compile
+    // time: the kernel then reads the panels).
     %tr = transform.structured.match ops{["linalg.transpose"]} in %fn : (!transform.any_op) -> !transform.any_op
-    %t1, %tl = transform.structured.tile_using_for %tr tile_sizes [0, %kt, 0] : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.foreach %tr : !transform.any_op {
+    ^bb0(%t: !transform.any_op):
+      %t1, %tl = transform.structured.tile_using_for %t tile_sizes [0, %kt, 0] : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    }
     %g2, %lm = transform.structured.fuse %g1 tile_sizes [%mr, 0, 0, 0] {apply_cleanup} : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
     %g3, %lk = transform.structured.tile_using_for %g2 tile_sizes [0, 0, 0, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     transform.include @peel_and_vectorize failures(propagate) (%fn, %ln, %lm, %lk) : (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op) -> ()

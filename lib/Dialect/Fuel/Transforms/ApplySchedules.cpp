@@ -33,6 +33,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -305,6 +306,86 @@ struct ApplySchedulesPass
     return result;
   }
 
+  /// A kernel's B read as constant panels: `panels` reads the binding
+  /// (now of the panel type), `unpacked` is the old read, left for the
+  /// rewrite to replace.
+  struct ConstantB {
+    Value panels, unpacked;
+  };
+
+  /// When every dispatch of `kernel` binds a dense f32 `arith.constant` (a
+  /// weight) as the root's B, replaces each such constant by a constant of
+  /// its panel layout (packed once, here, into what becomes the constant
+  /// segment) and the kernel's B binding by one of the panel type; the
+  /// dispatches keep their node and prediction, so the plan is unchanged.
+  /// None when some dispatch binds another value, or there is none.
+  std::optional<ConstantB> prepackConstantB(RewriterBase &rewriter,
+                                            func::FuncOp kernel,
+                                            linalg::LinalgOp root,
+                                            int64_t panel) {
+    auto toTensor =
+        root.getDpsInputs()[1].getDefiningOp<bufferization::ToTensorOp>();
+    if (!toTensor || !toTensor->hasOneUse())
+      return std::nullopt;
+    auto arg = dyn_cast<BlockArgument>(toTensor.getBuffer());
+    auto exe = kernel->getParentOfType<ExecutableOp>();
+    if (!arg || arg.getOwner() != &kernel.getBody().front() || !exe)
+      return std::nullopt;
+    unsigned index = arg.getArgNumber();
+    SmallVector<DispatchOp> dispatches;
+    bool allConstant = true;
+    getOperation().walk([&](DispatchOp dispatch) {
+      SymbolRefAttr ref = dispatch.getKernel();
+      if (ref.getRootReference() != exe.getSymNameAttr() ||
+          ref.getLeafReference() != kernel.getSymNameAttr())
+        return;
+      dispatches.push_back(dispatch);
+      auto constant =
+          index < dispatch.getInputs().size()
+              ? dispatch.getInputs()[index].getDefiningOp<arith::ConstantOp>()
+              : arith::ConstantOp();
+      auto dense =
+          constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
+      if (!dense || !dense.getElementType().isF32())
+        allConstant = false;
+    });
+    if (dispatches.empty() || !allConstant)
+      return std::nullopt;
+
+    auto bType = cast<RankedTensorType>(toTensor.getType());
+    RankedTensorType panelsType = packedBType(bType, panel);
+    llvm::MapVector<Value, Value> packedOf;
+    for (DispatchOp dispatch : dispatches) {
+      Value weight = dispatch.getInputs()[index];
+      Value &packed = packedOf[weight];
+      if (!packed) {
+        auto constant = weight.getDefiningOp<arith::ConstantOp>();
+        auto dense = cast<DenseElementsAttr>(constant.getValue());
+        SmallVector<float> values(dense.getValues<float>());
+        SmallVector<float> panels =
+            packBValues(values, bType.getShape(), panel);
+        rewriter.setInsertionPoint(constant);
+        packed = arith::ConstantOp::create(
+            rewriter, constant.getLoc(),
+            DenseElementsAttr::get(panelsType, ArrayRef<float>(panels)));
+      }
+      dispatch.getInputsMutable()[index].set(packed);
+    }
+    for (auto &[weight, packed] : packedOf)
+      if (weight.use_empty())
+        rewriter.eraseOp(weight.getDefiningOp());
+
+    arg.setType(
+        MemRefType::get(panelsType.getShape(), panelsType.getElementType()));
+    kernel.setType(FunctionType::get(kernel.getContext(),
+                                     kernel.getBody().getArgumentTypes(),
+                                     kernel.getResultTypes()));
+    rewriter.setInsertionPoint(toTensor);
+    Value panels = bufferization::ToTensorOp::create(
+        rewriter, toTensor.getLoc(), panelsType, arg, /*restrict=*/true);
+    return ConstantB{panels, toTensor.getResult()};
+  }
+
   LogicalResult applyOne(func::FuncOp kernel, IsaClass isaCls) {
     auto pathAttr = kernel->getAttrOfType<StringAttr>(kernel_attr::kSchedule);
     FailureOr<ModuleOp> schedule = loadSchedule(kernel, pathAttr.getValue());
@@ -373,7 +454,11 @@ struct ApplySchedulesPass
     // form is made after they are computed.
     if (packing.packed) {
       IRRewriter rewriter(&getContext());
-      packMatmulB(rewriter, root, packing.panel);
+      auto constantB = prepackConstantB(rewriter, kernel, root, packing.panel);
+      packMatmulB(rewriter, root, packing.panel,
+                  constantB ? constantB->panels : Value());
+      if (constantB && constantB->unpacked.use_empty())
+        rewriter.eraseOp(constantB->unpacked.getDefiningOp());
     }
 
     transform::TransformOptions options;

@@ -45,6 +45,15 @@ SmallVector<ReassociationIndices> splitLast(int64_t rank) {
   return result;
 }
 
+/// The permutation of [.., K, N/P, P] into the panels [.., N/P, K, P].
+SmallVector<int64_t> panelPermutation(int64_t rank) {
+  SmallVector<int64_t> permutation;
+  for (int64_t i = 0; i + 2 < rank; ++i)
+    permutation.push_back(i);
+  permutation.append({rank - 1, rank - 2, rank});
+  return permutation;
+}
+
 /// `type` with its last dimension N split into [N / panel, panel].
 RankedTensorType splitLastType(RankedTensorType type, int64_t panel) {
   SmallVector<int64_t> shape(type.getShape());
@@ -82,8 +91,36 @@ bool mlir::fuel::canPackMatmulB(linalg::LinalgOp op, int64_t panel) {
   return !init.getDefiningOp<tensor::EmptyOp>();
 }
 
+RankedTensorType mlir::fuel::packedBType(RankedTensorType bType,
+                                         int64_t panel) {
+  RankedTensorType b3Type = splitLastType(bType, panel);
+  SmallVector<int64_t> shape;
+  for (int64_t i : panelPermutation(bType.getRank()))
+    shape.push_back(b3Type.getShape()[i]);
+  return RankedTensorType::get(shape, bType.getElementType());
+}
+
+SmallVector<float> mlir::fuel::packBValues(ArrayRef<float> values,
+                                           ArrayRef<int64_t> shape,
+                                           int64_t panel) {
+  int64_t k = shape[shape.size() - 2], n = shape.back();
+  int64_t batch = 1;
+  for (int64_t d : shape.drop_back(2))
+    batch *= d;
+  SmallVector<float> result(values.size());
+  // [e][r][j*P + p] -> [e][j][r][p].
+  for (int64_t e = 0; e < batch; ++e)
+    for (int64_t j = 0; j < n / panel; ++j)
+      for (int64_t r = 0; r < k; ++r)
+        for (int64_t p = 0; p < panel; ++p)
+          result[((e * (n / panel) + j) * k + r) * panel + p] =
+              values[(e * k + r) * n + j * panel + p];
+  return result;
+}
+
 linalg::GenericOp mlir::fuel::packMatmulB(RewriterBase &rewriter,
-                                          linalg::LinalgOp op, int64_t panel) {
+                                          linalg::LinalgOp op, int64_t panel,
+                                          Value panels) {
   MLIRContext *ctx = op.getContext();
   Location loc = op.getLoc();
   bool batch = isa<linalg::BatchMatmulOp>(op.getOperation());
@@ -98,21 +135,17 @@ linalg::GenericOp mlir::fuel::packMatmulB(RewriterBase &rewriter,
   int64_t rank = bType.getRank();
 
   // B [.., K, N] -> [.., K, N/P, P] (a view) -> panels [.., N/P, K, P].
-  RankedTensorType b3Type = splitLastType(bType, panel);
-  Value b3 =
-      tensor::ExpandShapeOp::create(rewriter, loc, b3Type, b, splitLast(rank));
-  SmallVector<int64_t> permutation;
-  for (int64_t i = 0; i + 3 < rank + 1; ++i)
-    permutation.push_back(i);
-  permutation.append({rank - 1, rank - 2, rank});
-  SmallVector<int64_t> panelsShape;
-  for (int64_t i : permutation)
-    panelsShape.push_back(b3Type.getShape()[i]);
-  Value panelsInit = tensor::EmptyOp::create(rewriter, loc, panelsShape,
-                                             bType.getElementType());
-  Value panels =
-      linalg::TransposeOp::create(rewriter, loc, b3, panelsInit, permutation)
-          ->getResult(0);
+  if (!panels) {
+    RankedTensorType b3Type = splitLastType(bType, panel);
+    Value b3 = tensor::ExpandShapeOp::create(rewriter, loc, b3Type, b,
+                                             splitLast(rank));
+    Value panelsInit = tensor::EmptyOp::create(
+        rewriter, loc, packedBType(bType, panel).getShape(),
+        bType.getElementType());
+    panels = linalg::TransposeOp::create(rewriter, loc, b3, panelsInit,
+                                         panelPermutation(rank))
+                 ->getResult(0);
+  }
 
   // C's init, viewed as [.., M, N/P, P]; a fill is re-made on the view so
   // that the schedule fuses it into each panel.

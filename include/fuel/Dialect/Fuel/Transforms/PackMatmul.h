@@ -32,9 +32,21 @@ bool canPackMatmulB(linalg::LinalgOp op, int64_t panel);
 ///   R3 = linalg.generic (.., m, n1, n0, k) ins(A, Bp) outs(C3)
 ///   R  = collapse_shape R3 : [.., M, N/P, P] -> [.., M, N]
 ///
-/// with the contraction's body copied from `op`. Returns the generic.
+/// with the contraction's body copied from `op`. With `panels` (a tensor of
+/// type packedBType), B is not read: the contraction reads `panels`, B
+/// already in panel layout (a constant packed at compile time). Returns the
+/// generic.
 linalg::GenericOp packMatmulB(RewriterBase &rewriter, linalg::LinalgOp op,
-                              int64_t panel);
+                              int64_t panel, Value panels = {});
+
+/// The type of B in panels of `panel` columns: [.., N/P, K, P] for B of
+/// type [.., K, N].
+RankedTensorType packedBType(RankedTensorType bType, int64_t panel);
+
+/// `values`, the row-major elements of B [.., K, N], in the panel layout
+/// [.., N/P, K, P].
+SmallVector<float> packBValues(ArrayRef<float> values, ArrayRef<int64_t> shape,
+                               int64_t panel);
 
 } // namespace mlir::fuel
 
