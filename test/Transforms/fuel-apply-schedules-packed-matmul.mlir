@@ -70,6 +70,16 @@
 // CHECK-NOT: linalg.
 // CHECK: bufferization.materialize_in_destination
 
+// 4x2048 . 2048x64: a panel of 16 or 8 columns is at most 128 KiB of stack
+// scratch (packed), one of 32 would be 256 KiB: unpacked on AVX-512.
+// CHECK-LABEL: func.func @matmul_deep
+// AVX2: tensor.empty() : tensor<1x2048x16xf32>
+// AVX2: -> (vector<4x1x16xf32>)
+// AVX512-NOT: tensor.expand_shape
+// AVX512: -> (vector<4x32xf32>)
+// GENERIC: tensor.empty() : tensor<1x2048x8xf32>
+// CHECK: bufferization.materialize_in_destination
+
 // 4 x 12x8 . 8x32: one batch entry per workgroup, B packed per entry.
 // CHECK-LABEL: func.func @batch_matmul_0
 // CHECK-SAME: fuel.workgroups = array<i64: 4, 1, 1>

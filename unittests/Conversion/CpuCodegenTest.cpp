@@ -322,10 +322,11 @@ TEST_F(CpuCodegen, PackedMatmulsMatchReferencePerIsa) {
   // Shapes for each path of the packed-B schedules, compiled for every ISA
   // class this host can run: N a multiple of every panel width (split over
   // panels), one or two panels with prime M and K (split over M, peeled
-  // rows and K), N that no panel divides (unpacked), and batch matmuls
+  // rows and K), N that no panel divides (unpacked), K = 2048 (packed but
+  // for 32-wide panels, which would not fit the stack), and batch matmuls
   // (packed and not).
-  const int shapes[][3] = {
-      {8, 64, 12}, {37, 32, 53}, {64, 10, 16}, {67, 96, 29}, {16, 256, 40}};
+  const int shapes[][3] = {{8, 64, 12},  {37, 32, 53},  {64, 10, 16},
+                           {67, 96, 29}, {16, 256, 40}, {4, 64, 2048}};
   const int batches[][4] = {{4, 12, 32, 8}, {1, 9, 64, 7}, {3, 5, 10, 6}};
   std::string kernels;
   for (const auto &s : shapes)

@@ -81,6 +81,12 @@ bool mlir::fuel::canPackMatmulB(linalg::LinalgOp op, int64_t panel) {
   auto c = cast<RankedTensorType>(op.getDpsInits()[0].getType());
   if (c.getShape().back() % panel != 0)
     return false;
+  // One panel (K x P) is stack scratch: it must fit the stack promotion
+  // fuel-bufferize-kernels allows by default.
+  auto b = cast<RankedTensorType>(op.getDpsInputs()[1].getType());
+  int64_t elementBytes = b.getElementTypeBitWidth() / 8;
+  if (b.getShape()[b.getRank() - 2] * panel * elementBytes > kMaxPanelBytes)
+    return false;
   // C must be computed in place (the outliner's form: a fill of the output
   // binding, or the output itself): a C that starts as a tensor.empty would
   // become a temporary of the view's shape, which empty-tensor elimination

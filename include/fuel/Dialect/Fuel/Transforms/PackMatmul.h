@@ -17,11 +17,16 @@
 
 namespace mlir::fuel {
 
+/// The largest panel (K x P elements) packMatmulB makes: the stack scratch
+/// fuel-bufferize-kernels promotes by default (`max-stack-bytes`).
+inline constexpr int64_t kMaxPanelBytes = 131072;
+
 /// Whether `op` has the packed-B form `packMatmulB` writes for panels of
 /// `panel` columns: a `linalg.matmul` (C[M,N] += A[M,K] * B[K,N]) or a
 /// `linalg.batch_matmul` (C[b,M,N] += A[b,M,K] * B[b,K,N]) with the default
-/// indexing maps, static shapes, N a multiple of `panel` and C computed in
-/// place (its init, or the fill's destination, is not a tensor.empty).
+/// indexing maps, static shapes, N a multiple of `panel`, a panel of at
+/// most kMaxPanelBytes and C computed in place (its init, or the fill's
+/// destination, is not a tensor.empty).
 bool canPackMatmulB(linalg::LinalgOp op, int64_t panel);
 
 /// Rewrites `op` (for which canPackMatmulB holds) into packed-B form:

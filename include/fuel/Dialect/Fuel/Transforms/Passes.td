@@ -648,7 +648,8 @@ def FuelApplySchedulesPass
     Packed B (docs/CPU-CODEGEN.md, "Packed B panels"): when the sequence
     carries `fuel.pack_b = P` and the root is a `linalg.matmul` or
     `linalg.batch_matmul` with default maps, static shapes, N a multiple
-    of P and C computed in place, the pass rewrites the root, after
+    of P, a K x P panel of at most 128 KiB and C computed in place, the
+    pass rewrites the root, after
     computing the parameters, into B panels [.., N/P, K, P] (a
     `linalg.transpose` of a view of B) and a contraction `linalg.generic`
     writing C through a view; the `packed()` parameter tells the sequence.
@@ -673,8 +674,9 @@ def FuelApplySchedulesPass
 
     Known limits: one kernel at a time (payload root = the function), so
     schedules never see two kernels; the workspace is always 0; a matmul
-    whose N is no multiple of the panel width is not packed (its
-    remainders are peeled unpacked tiles); only `DenseElementsAttr`
+    whose N is no multiple of the panel width, or whose panel would exceed
+    the stack scratch (K > 1024 with 32-wide panels; K is not blocked), is
+    not packed (its remainders are peeled unpacked tiles); only `DenseElementsAttr`
     constants are packed at compile time, and only when no dispatch of the
     kernel binds anything else as B.
   }];
