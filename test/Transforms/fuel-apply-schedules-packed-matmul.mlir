@@ -8,7 +8,7 @@
 // AVX-512, 8 generic) reads B through panels [N/P][K][P] copied one panel
 // per iteration (a vector.transpose of K-row tiles into a panel-sized
 // buffer) and writes C through a view [M][N/P][P]; the register tile is
-// R x P with the accumulator hoisted (4x16, 8x32, 4x8); workgroups are
+// R x P with the accumulator hoisted (6x16, 8x32, 4x8; rows peeled); workgroups are
 // whole panels when there are more than 2, else blocks of M; a matmul whose
 // N no panel divides is tiled unpacked, split over M.
 
@@ -23,8 +23,9 @@
 // AVX2: scf.forall (%{{.*}}) in (4)
 // AVX2: tensor.empty() : tensor<1x12x16xf32>
 // AVX2: vector.transpose %{{.*}}, [1, 0, 2] : vector<6x1x16xf32> to vector<1x6x16xf32>
-// AVX2: iter_args(%{{.*}} = %{{.*}}) -> (vector<4x1x16xf32>)
+// AVX2: iter_args(%{{.*}} = %{{.*}}) -> (vector<6x1x16xf32>)
 // AVX2: vector.fma {{.*}} : vector<16xf32>
+// AVX2: -> (vector<2x1x16xf32>)
 // AVX512: tensor.empty() : tensor<1x12x32xf32>
 // AVX512: vector.transpose %{{.*}}, [1, 0, 2] : vector<6x1x32xf32> to vector<1x6x32xf32>
 // AVX512: iter_args(%{{.*}} = %{{.*}}) -> (vector<8x1x32xf32>)
@@ -39,14 +40,14 @@
 
 // 37x53 . 53x32, M and K prime: 2 panels of 16 and 1 of 32 (one block of M:
 // 37 has no smaller divisor), 4 of 8 (workgroups over panels); rows peeled
-// (37 = 36 + 1, 32 + 5), K copied row by row (53 is prime).
+// (37 = 36 + 1 = 32 + 5), K copied row by row (53 is prime).
 // CHECK-LABEL: func.func @matmul_narrow
 // AVX2-SAME: fuel.workgroups = array<i64: 1, 1, 1>
 // AVX512-SAME: fuel.workgroups = array<i64: 1, 1, 1>
 // GENERIC-SAME: fuel.workgroups = array<i64: 4, 1, 1>
 // CHECK-NOT: linalg.
 // AVX2: tensor.empty() : tensor<1x53x16xf32>
-// AVX2: -> (vector<4x1x16xf32>)
+// AVX2: -> (vector<6x1x16xf32>)
 // AVX2: -> (vector<1x1x16xf32>)
 // AVX512: tensor.empty() : tensor<1x53x32xf32>
 // AVX512: -> (vector<8x1x32xf32>)
@@ -57,13 +58,14 @@
 // CHECK: bufferization.materialize_in_destination
 
 // 64x16 . 16x10: N = 10 is no multiple of a panel: unpacked, workgroups of
-// 8 rows, the tile 4x10 (8x10 AVX-512; 4x8 and 4x2 generic).
+// 8 rows, the tile 6x10 and 2x10 (8x10 AVX-512; 4x8 and 4x2 generic).
 // CHECK-LABEL: func.func @matmul_rem
 // CHECK-SAME: fuel.workgroups = array<i64: 8, 1, 1>
 // CHECK-NOT: linalg.
 // CHECK-NOT: tensor.expand_shape
 // CHECK: scf.forall (%{{.*}}) in (8)
-// AVX2: -> (vector<4x10xf32>)
+// AVX2: -> (vector<6x10xf32>)
+// AVX2: -> (vector<2x10xf32>)
 // AVX512: -> (vector<8x10xf32>)
 // GENERIC: -> (vector<4x8xf32>)
 // GENERIC: -> (vector<4x2xf32>)

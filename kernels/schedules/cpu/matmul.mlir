@@ -11,8 +11,9 @@
 // bytes of stack scratch), tiles M by the register tile's rows and K by 4,
 // peels the remainders, vectorizes, hoists the accumulator into registers
 // (`hoist_loop_invariant_subsets`) and lowers the contraction to FMAs.
-// Register tiles (rows x P): 4 x 16 on AVX2 (8 ymm accumulators), 8 x 32 on
-// AVX-512 (16 zmm), 4 x 8 generic (8 xmm).
+// Register tiles (rows x P): 6 x 16 on AVX2 (12 ymm accumulators, 2 panel
+// loads and a broadcast: 15 of 16 ymm), 8 x 32 on AVX-512 (16 zmm), 4 x 8
+// generic (8 xmm).
 //
 // Other N (not a multiple of P): the matmul as it is, tiled into the same
 // register tile, every loop peeled so that the remainders of any static
@@ -20,7 +21,8 @@
 //
 // Workgroups (`panel_split(16)`, fixed at compile time): whole panels, at
 // most 16 workgroups, when packed into more than 2 panels; else (narrow N,
-// or N not a multiple of P) M in at most 16 equal static blocks.
+// or N not a multiple of P) M in at most 16 equal static blocks of at least
+// 8 rows; each workgroup then packs the few panels itself.
 module attributes {transform.with_named_sequence} {
   // Peels the loops of a nest, innermost first (so every remainder is a
   // static tile), vectorizes, hoists the accumulator and lowers
@@ -149,7 +151,8 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // AVX2 (16 ymm): 4 x 16, 8 ymm accumulators (the best measured tile).
+  // AVX2 (16 ymm): 6 x 16, 12 ymm accumulators (measured against 4 x 16:
+  // 0.90-0.99 against 0.90-1.07 of OpenBLAS's time; docs/PERFORMANCE.md).
   transform.named_sequence @avx2(
       %kernel: !transform.any_op {transform.readonly},
       %split: !transform.any_param {transform.readonly, fuel.param = "panel_split(16)"},
@@ -157,7 +160,7 @@ module attributes {transform.with_named_sequence} {
       %pk: !transform.param<i64> {transform.readonly, fuel.param = "packed()"})
       attributes {fuel.pack_b = 16 : i64} {
     %root = transform.structured.match ops{["func.func"]} in %kernel : (!transform.any_op) -> !transform.any_op
-    %mr = transform.param.constant 4 : i64 -> !transform.param<i64>
+    %mr = transform.param.constant 6 : i64 -> !transform.param<i64>
     %nr = transform.param.constant 16 : i64 -> !transform.param<i64>
     transform.include @matmul_impl failures(propagate) (%root, %split, %kt, %mr, %nr, %pk) : (!transform.any_op, !transform.any_param, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
