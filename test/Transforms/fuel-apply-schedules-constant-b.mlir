@@ -1,10 +1,20 @@
 // RUN: fuel-compile %s --topology=%topologies/cpu-target.json --plan="kernel-sources=generated" --emit=kernels -o - | FileCheck %s
+// RUN: fuel-compile %s --topology=%topologies/cpu-avx512.json --plan="kernel-sources=generated" --emit=kernels -o - | FileCheck %s --check-prefix=AVX512
 
 // Tests that a weight is packed at compile time only when every dispatch of
 // the kernel binds a constant: @shared's two matmuls share one kernel, one
 // with a constant B and one with an argument, so that kernel copies panels
 // itself; @weights' kernel (another shape) is dispatched twice with two
-// constants, each replaced by its panel layout.
+// constants, each replaced by its panel layout. On AVX-512
+// (`fuel.pack_b_if_constant`) the shared kernel keeps B's layout: no copy.
+
+// AVX512: func.func @[[SHARED:matmul_[0-9]+]](%{{.*}}: memref<8x16xf32>, %{{.*}}: memref<16x32xf32>, %{{.*}}: memref<8x32xf32>)
+// AVX512-NOT: vector.transpose
+// AVX512-NOT: tensor.expand_shape
+// AVX512: func.func @[[PACKED:matmul_[0-9]+]](%{{.*}}: memref<4x16xf32>, %{{.*}}: memref<1x16x32xf32>, %{{.*}}: memref<4x32xf32>)
+// AVX512: -> (vector<4x1x32xf32>)
+// AVX512-LABEL: func.func @weights(
+// AVX512: arith.constant dense<{{.*}}> : tensor<1x16x32xf32>
 
 // CHECK: func.func @[[SHARED:matmul_[0-9]+]](%{{.*}}: memref<8x16xf32>, %{{.*}}: memref<16x32xf32>, %{{.*}}: memref<8x32xf32>)
 // CHECK: vector.transpose

@@ -3,6 +3,7 @@
 // RUN: not fuel-opt %S/Inputs/schedule-errors.mlir --fuel-apply-schedules="target-cpu=x86-64 target-triple=x86_64-unknown-linux-gnu schedules-dir=%S/Inputs/schedules" 2>&1 | FileCheck %s --check-prefix=GENERIC
 // RUN: not fuel-opt %S/Inputs/schedule-failing.mlir --fuel-apply-schedules="target-cpu=znver3 target-triple=x86_64-unknown-linux-gnu schedules-dir=%S/Inputs/schedules" 2>&1 | FileCheck %s --check-prefix=FAILING
 // RUN: not fuel-opt %S/Inputs/schedule-bad-pack.mlir --fuel-apply-schedules="target-cpu=znver3 target-triple=x86_64-unknown-linux-gnu schedules-dir=%S/Inputs/schedules" 2>&1 | FileCheck %s --check-prefix=PACK
+// RUN: not fuel-opt %S/Inputs/schedule-bad-pack-if.mlir --fuel-apply-schedules="target-cpu=znver3 target-triple=x86_64-unknown-linux-gnu schedules-dir=%S/Inputs/schedules" 2>&1 | FileCheck %s --check-prefix=PACKIF
 // RUN: not fuel-opt %S/Inputs/schedule-errors.mlir --fuel-apply-schedules="target-cpu=not-a-cpu target-triple=x86_64-unknown-linux-gnu" 2>&1 | FileCheck %s --check-prefix=CPU
 // RUN: not fuel-opt %S/Inputs/schedule-errors.mlir --fuel-apply-schedules="target-cpu=znver3 target-features=+nonsense target-triple=x86_64-unknown-linux-gnu" 2>&1 | FileCheck %s --check-prefix=FEATURE
 
@@ -11,6 +12,7 @@
 // FAILING: error: kernel @k (cpu.generated.matmul_f32): schedule 'kernels/schedules/cpu/failing.mlir' (@avx2) failed
 // PACK: bad-pack.mlir:3:3: error: 'fuel.pack_b' must be a positive i64 on a transform.named_sequence, got 0 : i64
 // PACK: error: kernel @k (cpu.generated.matmul_f32): schedule 'kernels/schedules/cpu/bad-pack.mlir' does not parse
+// PACKIF: bad-pack-if.mlir:3:3: error: 'fuel.pack_b_if_constant' must be a unit attribute on a transform.named_sequence with 'fuel.pack_b'
 // CPU: error: cpu target: LLVM knows no CPU 'not-a-cpu' for 'x86_64-unknown-linux-gnu'
 // FEATURE: error: cpu target: '+nonsense' is no LLVM feature of the form +name or -name
 

@@ -15,14 +15,17 @@
 // loads and a broadcast: 15 of 16 ymm), 8 x 32 on AVX-512 (16 zmm), 4 x 8
 // generic (8 xmm).
 //
-// Other N (not a multiple of P): the matmul as it is, tiled into the same
-// register tile, every loop peeled so that the remainders of any static
-// shape (prime sizes too) are static vector tiles.
+// Other N (not a multiple of P), a panel over the stack scratch, or on
+// AVX-512 a B that is not a constant (`fuel.pack_b_if_constant`): the
+// matmul as it is, tiled into the same register tile, every loop peeled so
+// that the remainders of any static shape (prime sizes too) are static
+// vector tiles.
 //
-// Workgroups (`panel_split(16)`, fixed at compile time): whole panels, at
-// most 16 workgroups, when packed into more than 2 panels; else (narrow N,
-// or N not a multiple of P) M in at most 16 equal static blocks of at least
-// 8 rows; each workgroup then packs the few panels itself.
+// Workgroups (`panel_split(16)`, fixed at compile time): whole panels (P
+// columns; at most 16 workgroups, each packing or reading only its own
+// columns of B) when N is a multiple of P and more than 2 panels; else
+// (narrow N, or N not a multiple of P) M in at most 16 equal static blocks
+// of at least 8 rows.
 module attributes {transform.with_named_sequence} {
   // Peels the loops of a nest, innermost first (so every remainder is a
   // static tile), vectorizes, hoists the accumulator and lowers
@@ -166,13 +169,17 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // AVX-512 (32 zmm): 8 x 32, 16 zmm accumulators.
+  // AVX-512 (32 zmm): 8 x 32, 16 zmm accumulators. B is packed only when it
+  // is a constant (at compile time): on the measured AVX-512 core (1 MiB
+  // L2) the per-call copy costs more than the strided reads of a 32-column
+  // strip it saves (docs/PERFORMANCE.md), so a B read at run time keeps its
+  // layout and the workgroups take N/16-column strips of it.
   transform.named_sequence @avx512(
       %kernel: !transform.any_op {transform.readonly},
       %split: !transform.any_param {transform.readonly, fuel.param = "panel_split(16)"},
       %kt: !transform.param<i64> {transform.readonly, fuel.param = "divisor(-1, 8)"},
       %pk: !transform.param<i64> {transform.readonly, fuel.param = "packed()"})
-      attributes {fuel.pack_b = 32 : i64} {
+      attributes {fuel.pack_b = 32 : i64, fuel.pack_b_if_constant} {
     %root = transform.structured.match ops{["func.func"]} in %kernel : (!transform.any_op) -> !transform.any_op
     %mr = transform.param.constant 8 : i64 -> !transform.param<i64>
     %nr = transform.param.constant 32 : i64 -> !transform.param<i64>

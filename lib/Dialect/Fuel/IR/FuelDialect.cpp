@@ -263,6 +263,16 @@ LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,
              << value;
     return success();
   }
+  if (name == kernel_attr::kSchedulePackBIfConstant) {
+    if (!isa<UnitAttr>(value) ||
+        op->getName().getStringRef() != "transform.named_sequence" ||
+        !op->hasAttr(kernel_attr::kSchedulePackB))
+      return op->emitError() << "'" << name
+                             << "' must be a unit attribute on a "
+                                "transform.named_sequence with '"
+                             << kernel_attr::kSchedulePackB << "'";
+    return success();
+  }
   if (name == kernel_attr::kKernelBody) {
     if (!isa<FlatSymbolRefAttr>(value) || !isa<FunctionOpInterface>(op))
       return op->emitError()

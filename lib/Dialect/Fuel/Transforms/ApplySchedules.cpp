@@ -128,11 +128,11 @@ constexpr int64_t kMinSplitRows = 8;
 /// `panel_split(n)`: the workgroup split of a (batch) matmul root with loop
 /// extents `extents` ([b,] M, N, K), as tile sizes of the loops the schedule
 /// sees ([b,] m, n1, n0, k when packed, else [b,] m, n, k). The batch when
-/// there is one (> 1); else the panels, when packed into more than 2
-/// panels (a whole number of panels per workgroup, at most n workgroups:
-/// each packs only its own panels); else M (tall or narrow shapes), in at
-/// most n equal static blocks of at least 8 rows (every workgroup then
-/// packs all of B's panels, which are few).
+/// there is one (> 1); else the panels, when N is more than 2 panels (a
+/// whole number of panels per workgroup, at most n workgroups: each packs,
+/// or reads, only its own columns of B); else M (tall or narrow shapes), in
+/// at most n equal static blocks of at least 8 rows (every workgroup then
+/// reads all of B's few panels).
 SmallVector<int64_t> panelSplit(ArrayRef<int64_t> extents,
                                 const Packing &packing, int64_t n) {
   int64_t lead = extents.size() - 3;
@@ -145,9 +145,12 @@ SmallVector<int64_t> panelSplit(ArrayRef<int64_t> extents,
     tiles[0] = chunk(extents[0], 1);
     return tiles;
   }
-  int64_t panels = packing.packed ? extents[lead + 1] / packing.panel : 0;
+  // Whole panels: of the packed form's n1 loop, or P-column strips of N.
+  int64_t cols = extents[lead + 1];
+  int64_t panels =
+      packing.panel > 0 && cols % packing.panel == 0 ? cols / packing.panel : 0;
   if (panels > 2)
-    tiles[lead + 1] = chunk(panels, 1);
+    tiles[lead + 1] = chunk(panels, 1) * (packing.packed ? 1 : packing.panel);
   else
     tiles[lead] = chunk(extents[lead], kMinSplitRows);
   return tiles;
@@ -319,10 +322,10 @@ struct ApplySchedulesPass
   /// segment) and the kernel's B binding by one of the panel type; the
   /// dispatches keep their node and prediction, so the plan is unchanged.
   /// None when some dispatch binds another value, or there is none.
-  std::optional<ConstantB> prepackConstantB(RewriterBase &rewriter,
-                                            func::FuncOp kernel,
-                                            linalg::LinalgOp root,
-                                            int64_t panel) {
+  /// The dispatches of `kernel` when every one binds a dense f32
+  /// `arith.constant` as the root's B (and there is one), else none.
+  std::optional<SmallVector<DispatchOp>>
+  constantBDispatches(func::FuncOp kernel, linalg::LinalgOp root) {
     auto toTensor =
         root.getDpsInputs()[1].getDefiningOp<bufferization::ToTensorOp>();
     if (!toTensor || !toTensor->hasOneUse())
@@ -351,6 +354,22 @@ struct ApplySchedulesPass
     });
     if (dispatches.empty() || !allConstant)
       return std::nullopt;
+    return dispatches;
+  }
+
+  std::optional<ConstantB> prepackConstantB(RewriterBase &rewriter,
+                                            func::FuncOp kernel,
+                                            linalg::LinalgOp root,
+                                            int64_t panel) {
+    std::optional<SmallVector<DispatchOp>> found =
+        constantBDispatches(kernel, root);
+    if (!found)
+      return std::nullopt;
+    SmallVector<DispatchOp> &dispatches = *found;
+    auto toTensor =
+        root.getDpsInputs()[1].getDefiningOp<bufferization::ToTensorOp>();
+    auto arg = cast<BlockArgument>(toTensor.getBuffer());
+    unsigned index = arg.getArgNumber();
 
     auto bType = cast<RankedTensorType>(toTensor.getType());
     RankedTensorType panelsType = packedBType(bType, panel);
@@ -423,6 +442,9 @@ struct ApplySchedulesPass
             sequence->getAttrOfType<IntegerAttr>(kernel_attr::kSchedulePackB)) {
       packing.panel = panel.getInt();
       packing.packed = canPackMatmulB(root, packing.panel);
+      if (packing.packed &&
+          sequence->hasAttr(kernel_attr::kSchedulePackBIfConstant))
+        packing.packed = constantBDispatches(kernel, root).has_value();
     }
     for (unsigned i = 1; i < args.size(); ++i) {
       auto spec =

@@ -653,6 +653,8 @@ def FuelApplySchedulesPass
     computing the parameters, into B panels [.., N/P, K, P] (a
     `linalg.transpose` of a view of B) and a contraction `linalg.generic`
     writing C through a view; the `packed()` parameter tells the sequence.
+    With `fuel.pack_b_if_constant` on the sequence only a constant B (below)
+    is packed.
     When every dispatch of such a kernel binds a dense f32 `arith.constant`
     as B, each constant is replaced by its panel layout (packed here, once)
     and the kernel's B binding by one of that type, so the kernel copies
