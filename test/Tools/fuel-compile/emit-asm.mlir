@@ -9,10 +9,10 @@
 // RUN: FileCheck %s --check-prefix=AVX512 < %t.s
 
 // Tests that --emit=asm prints the assembly of the generated kernels for the
-// topology's cpu target on any machine (none of it runs): the packed matmul
-// is the AVX-512 sequence on skylake-avx512 (FMAs with a broadcast of A on
-// zmm registers: the 8 x 32 tile), ymm FMAs and no zmm on x86-64-v3 (AVX2,
-// the 4 x 16 tile) and SSE multiplies and adds on baseline x86-64.
+// topology's cpu target on any machine (none of it runs): the matmul is the
+// AVX-512 sequence on skylake-avx512 (FMAs with a broadcast of A on zmm
+// registers: the 8 x 32 tile), ymm FMAs and no zmm on x86-64-v3 (AVX2, the
+// packed 6 x 16 tile) and SSE multiplies and adds on baseline x86-64.
 
 // AVX512: .globl matmul_0
 // AVX512: vfmadd231ps {{.*}}%zmm{{[0-9]+}}, %zmm{{[0-9]+}}
