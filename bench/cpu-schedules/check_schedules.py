@@ -50,13 +50,40 @@ def sh(cmd, stdin=None):
     return r.stdout
 
 
+# Entry sequences for the schedules whose ISA sequences take driver
+# parameters (fuel.param): the unpacked form (`packed()` = 0; fuel's driver
+# alone makes the packed-B form, which FuelCpuCodegenTests and
+# test/Integration/cpu check), the split and K tile unused there.
+# The sequence is added to a copy of the schedule file (an include must name
+# a sequence of its own module).
+PARAM_ENTRY = """  transform.named_sequence @check_entry(%k: !transform.any_op {{transform.readonly}}) {{
+    %split = transform.param.constant 0 : i64 -> !transform.any_param
+    %kt = transform.param.constant 1 : i64 -> !transform.param<i64>
+    %pk = transform.param.constant 0 : i64 -> !transform.param<i64>
+    transform.include @{isa} failures(propagate) (%k, %split, %kt, %pk) : (!transform.any_op, !transform.any_param, !transform.param<i64>, !transform.param<i64>) -> ()
+    transform.yield
+  }}
+}}
+"""
+PARAM_SCHEDULES = ("batch_matmul.mlir",)
+
+
 def compile_kernel(kernel, sched, isa, wd):
     src = os.path.join(wd, "k.mlir")
     with open(src, "w") as f:
         f.write(kernel)
     problems = []
+    libraries, entry = sched, isa
+    if os.path.basename(sched) in PARAM_SCHEDULES:
+        with open(sched) as f:
+            text = f.read().rstrip()
+        assert text.endswith("}")
+        libraries = os.path.join(wd, "schedule.mlir")
+        with open(libraries, "w") as f:
+            f.write(text[:-1] + PARAM_ENTRY.format(isa=isa))
+        entry = "check_entry"
     scheduled = sh([os.path.join(LLVM, "mlir-opt"), src,
-                    "--pass-pipeline=builtin.module(" + PRE.format(s=sched, e=isa) + ")"])
+                    "--pass-pipeline=builtin.module(" + PRE.format(s=libraries, e=entry) + ")"])
     if re.search(r"\blinalg\.", scheduled):
         problems.append("a linalg op is left after the schedule")
     vector_ops = len(re.findall(r"vector\.(transfer_read|transfer_write|load|store|"

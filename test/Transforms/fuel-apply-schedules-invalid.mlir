@@ -2,12 +2,17 @@
 // RUN: not fuel-opt %S/Inputs/schedule-errors.mlir --fuel-apply-schedules="target-cpu=skylake-avx512 target-triple=x86_64-unknown-linux-gnu schedules-dir=%S/Inputs/schedules" 2>&1 | FileCheck %s --check-prefix=AVX512
 // RUN: not fuel-opt %S/Inputs/schedule-errors.mlir --fuel-apply-schedules="target-cpu=x86-64 target-triple=x86_64-unknown-linux-gnu schedules-dir=%S/Inputs/schedules" 2>&1 | FileCheck %s --check-prefix=GENERIC
 // RUN: not fuel-opt %S/Inputs/schedule-failing.mlir --fuel-apply-schedules="target-cpu=znver3 target-triple=x86_64-unknown-linux-gnu schedules-dir=%S/Inputs/schedules" 2>&1 | FileCheck %s --check-prefix=FAILING
+// RUN: not fuel-opt %S/Inputs/schedule-bad-pack.mlir --fuel-apply-schedules="target-cpu=znver3 target-triple=x86_64-unknown-linux-gnu schedules-dir=%S/Inputs/schedules" 2>&1 | FileCheck %s --check-prefix=PACK
+// RUN: not fuel-opt %S/Inputs/schedule-bad-pack-if.mlir --fuel-apply-schedules="target-cpu=znver3 target-triple=x86_64-unknown-linux-gnu schedules-dir=%S/Inputs/schedules" 2>&1 | FileCheck %s --check-prefix=PACKIF
 // RUN: not fuel-opt %S/Inputs/schedule-errors.mlir --fuel-apply-schedules="target-cpu=not-a-cpu target-triple=x86_64-unknown-linux-gnu" 2>&1 | FileCheck %s --check-prefix=CPU
 // RUN: not fuel-opt %S/Inputs/schedule-errors.mlir --fuel-apply-schedules="target-cpu=znver3 target-features=+nonsense target-triple=x86_64-unknown-linux-gnu" 2>&1 | FileCheck %s --check-prefix=FEATURE
 
 // AVX512: error: kernel @k (cpu.generated.matmul_f32): schedule 'kernels/schedules/cpu/broken.mlir' has no named sequence @avx512
 // GENERIC: error: kernel @k (cpu.generated.matmul_f32): parameter 'extent(7)' names loop dimension 7 of a root op with 2
 // FAILING: error: kernel @k (cpu.generated.matmul_f32): schedule 'kernels/schedules/cpu/failing.mlir' (@avx2) failed
+// PACK: bad-pack.mlir:3:3: error: 'fuel.pack_b' must be a positive i64 on a transform.named_sequence, got 0 : i64
+// PACK: error: kernel @k (cpu.generated.matmul_f32): schedule 'kernels/schedules/cpu/bad-pack.mlir' does not parse
+// PACKIF: bad-pack-if.mlir:3:3: error: 'fuel.pack_b_if_constant' must be a unit attribute on a transform.named_sequence with 'fuel.pack_b'
 // CPU: error: cpu target: LLVM knows no CPU 'not-a-cpu' for 'x86_64-unknown-linux-gnu'
 // FEATURE: error: cpu target: '+nonsense' is no LLVM feature of the form +name or -name
 
@@ -31,7 +36,7 @@ module {
 module {
   fuel.executable @cpu on cpu {
     builtin.module {
-      // expected-error @+1 {{kernel @k (cpu.generated.matmul_f32): unknown parameter kind 'bogus' (extent, divisor, chunk, split, rows)}}
+      // expected-error @+1 {{kernel @k (cpu.generated.matmul_f32): unknown parameter kind 'bogus' (extent, divisor, chunk, split, rows, packed, panel_split)}}
       func.func @k(%a: memref<4x4xf32>, %c: memref<4x4xf32>) attributes {fuel.kernel_id = "cpu.generated.matmul_f32", fuel.schedule = "kernels/schedules/cpu/broken.mlir"} {
         %at = bufferization.to_tensor %a restrict : memref<4x4xf32> to tensor<4x4xf32>
         %e = tensor.empty() : tensor<4x4xf32>

@@ -5,7 +5,7 @@
 
 // Tests that each kernel runs its schedule's sequence for the target's ISA
 // class: the prime-shaped matmul becomes peeled register tiles of FMAs with
-// a hoisted accumulator (4x16 on AVX2, 8x32 on AVX-512, 4x8 generic; the
+// a hoisted accumulator (6x16 on AVX2, 8x32 on AVX-512, 4x8 generic; the
 // remainders 37 = 36 + 1 and 29 = 16 + 13 are static tiles), and the
 // elementwise chain one workgroup forall of row blocks with the chain fused
 // per 64-wide row tile; grid, workspace and target are recorded.
@@ -15,9 +15,9 @@
 // CHECK-LABEL: func.func @matmul_0
 // CHECK-SAME: fuel.workgroups = array<i64: 1, 1, 1>, fuel.workspace_bytes = 0 : i64
 // CHECK-NOT: linalg.
-// AVX2: scf.for {{.*}} iter_args({{.*}}) -> (vector<4x16xf32>)
+// AVX2: scf.for {{.*}} iter_args({{.*}}) -> (vector<6x16xf32>)
 // AVX2: vector.fma {{.*}} : vector<16xf32>
-// AVX2: vector<4x13xf32>
+// AVX2: vector<6x13xf32>
 // AVX2: vector<1x16xf32>
 // AVX2: vector<1x13xf32>
 // AVX512: scf.for {{.*}} iter_args({{.*}}) -> (vector<8x29xf32>)

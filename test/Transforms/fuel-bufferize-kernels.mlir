@@ -9,7 +9,7 @@
 // CHECK-NOT: memref.alloc(
 // CHECK-NOT: memref.alloc()
 // CHECK-NOT: tensor<
-// CHECK: vector.transfer_write %{{.*}}, %[[C]][%{{.*}}, %{{.*}}] {{.*}} : vector<4x16xf32>, memref<37x29xf32>
+// CHECK: vector.transfer_write %{{.*}}, %[[C]][%{{.*}}, %{{.*}}] {{.*}} : vector<6x16xf32>, memref<37x29xf32>
 // CHECK-NOT: bufferization.
 // CHECK-LABEL: func.func @elementwise_1
 // CHECK-NOT: memref.alloc(

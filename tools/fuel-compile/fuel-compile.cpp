@@ -3,7 +3,8 @@
 // `fuel-compile IN.mlir -o OUT.fuelx [--topology=FILE|probe]
 // [--plan="OPTIONS"] [--emit=STAGE]`: plans a program (unless it is already
 // planned), lowers it stage by stage and writes the executable libfuelrt
-// runs, or prints the IR after one stage. docs/FUEL-COMPILE.md describes it.
+// runs, prints the IR after one stage, or (`--emit=asm`) prints the
+// assembly of the cpu kernels. docs/FUEL-COMPILE.md describes it.
 //
 // The stages after planning are a table of (stage, pass name); each pass is
 // added by name through mlir::parsePassPipeline, so a stage works as soon as
@@ -12,9 +13,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuel/Conversion/FuelToLLVM/CpuObject.h"
 #include "fuel/Conversion/Passes.h"
 #include "fuel/Dialect/Fuel/IR/FuelDialect.h"
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
+#include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
 #include "fuel/Dialect/Fuel/Transforms/NodeAnalysis.h"
 #include "fuel/Dialect/Fuel/Transforms/Passes.h"
 #include "fuel/Target/TopologyFile.h"
@@ -50,8 +53,8 @@ using namespace mlir::fuel;
 
 namespace {
 /// The IR stages of docs/ARCHITECTURE.md that `--emit` can stop after, in
-/// pipeline order; `Executable` (the default) runs every stage and
-/// serializes.
+/// pipeline order; `Asm` runs through `Llvm` and prints the cpu kernels'
+/// assembly; `Executable` (the default) runs every stage and serializes.
 enum class Stage {
   Planned,
   Outlined,
@@ -59,6 +62,7 @@ enum class Stage {
   Bufferized,
   Host,
   Llvm,
+  Asm,
   Executable
 };
 
@@ -124,7 +128,9 @@ static llvm::cl::opt<Stage> emitStage(
         clEnumValN(Stage::Bufferized, "bufferized",
                    "after fuel-bufferize-kernels"),
         clEnumValN(Stage::Host, "host", "after fuel-plan-buffers"),
-        clEnumValN(Stage::Llvm, "llvm", "after convert-fuel-to-llvm")),
+        clEnumValN(Stage::Llvm, "llvm", "after convert-fuel-to-llvm"),
+        clEnumValN(Stage::Asm, "asm",
+                   "the assembly of the cpu kernels, for their target")),
     llvm::cl::cat(compileCategory));
 
 /// Prints a command-line error the way the tool's other errors read.
@@ -189,6 +195,22 @@ static void registerPasses() {
   registerFuelPasses();
   registerFuelPlanPipeline();
   registerFuelConversionPasses();
+}
+
+/// Prints the assembly of every cpu kernel module of `module` (in the LLVM
+/// dialect), each for the target its schedules were chosen for: the code
+/// the executable's shared object holds, before linking.
+static LogicalResult printCpuAssembly(ModuleOp module, llvm::raw_ostream &os) {
+  for (ModuleOp kernels : getCpuKernelModules(module)) {
+    FailureOr<CpuTargetSpec> target = resolveCpuTarget(kernels);
+    if (failed(target))
+      return failure();
+    FailureOr<std::string> text = emitCpuAssembly(kernels, *target);
+    if (failed(text))
+      return failure();
+    os << *text;
+  }
+  return success();
 }
 
 /// Checks that an explicit `--topology` agrees with the one an already
@@ -319,8 +341,13 @@ int main(int argc, char **argv) {
     return 1;
 
   if (irOutput) {
-    module->print(irOutput->os());
-    irOutput->os() << "\n";
+    if (emitStage == Stage::Asm) {
+      if (failed(printCpuAssembly(*module, irOutput->os())))
+        return 1;
+    } else {
+      module->print(irOutput->os());
+      irOutput->os() << "\n";
+    }
     irOutput->keep();
   }
   return 0;

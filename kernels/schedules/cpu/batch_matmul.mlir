@@ -1,13 +1,25 @@
-// CPU schedule for batch_matmul kernels (docs/CPU-CODEGEN.md, "Schedule files" and
-// "Schedules per op kind"). Sequences @avx2, @avx512, @generic; the root
-// argument is the kernel func.func.
+// CPU schedule for batch_matmul kernels (docs/CPU-CODEGEN.md, "Schedule files",
+// "Packed B panels" and "Schedules per op kind"). Sequences @avx2, @avx512,
+// @generic; the root argument is the kernel func.func.
 //
-// Batched contractions. linalg.batch_matmul (b, m, n, k): the batch is
-// the workgroup split (one batch entry per workgroup, the fill fused); the
-// register tile is 4 rows x W columns (W = 16 avx2, 32 avx512, 8 generic), k
-// by 1, the n and m loops peeled; the accumulator is hoisted into registers
-// and the contraction lowered to outer products. Other batched contractions
-// (generics) are tiled as reduce.mlir.
+// Packed form (as matmul.mlir, per batch entry). Each sequence carries
+// `fuel.pack_b = P`: a linalg.batch_matmul whose N is a multiple of P
+// becomes B panels [b][N/P][K][P] and a contraction linalg.generic
+// (b, m, n1, n0, k) writing C through a view [b][M][N/P][P]. Workgroups
+// (`panel_split(16)`): the batch in at most 16 equal blocks (when it is more
+// than 1; else panels or M, as matmul.mlir); inside, one (batch entry,
+// panel) per iteration with the panel's copy and the fill fused, rows by the
+// register tile (4 avx2, 8 avx512, 4 generic; P = 16, 32, 8), K by 4, the
+// remainders peeled, the accumulator hoisted into registers and the
+// contraction lowered to FMAs.
+//
+// Other batched contractions. linalg.batch_matmul (b, m, n, k) with N not a
+// multiple of P: the batch is the workgroup split (one batch entry per
+// workgroup, the fill fused); the register tile is 4 rows x W columns (W =
+// 16 avx2, 32 avx512, 8 generic), k by 1, the n and m loops peeled; the
+// accumulator is hoisted into registers and the contraction lowered to
+// outer products. Other batched contractions (generics) are tiled as
+// reduce.mlir.
 module attributes {transform.with_named_sequence} {
 
   // Workgroups: the outermost loop of the kernel's result op, when parallel,
@@ -237,24 +249,133 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  transform.named_sequence @avx2(%kernel: !transform.any_op {transform.readonly}) {
+  // The packed path: chosen for the kernel (the func.func itself) when the
+  // driver packed it (%pk, `packed()`, is 1).
+  transform.named_sequence @bm_is_packed(
+      %op: !transform.any_op {transform.readonly},
+      %split: !transform.any_param {transform.readonly},
+      %kt: !transform.param<i64> {transform.readonly},
+      %mr: !transform.param<i64> {transform.readonly},
+      %nr: !transform.param<i64> {transform.readonly},
+      %pk: !transform.param<i64> {transform.readonly})
+      -> (!transform.any_op, !transform.any_param, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) {
+    transform.match.operation_name %op ["func.func"] : !transform.any_op
+    %one = transform.param.constant 1 : i64 -> !transform.param<i64>
+    transform.match.param.cmpi eq %pk, %one : !transform.param<i64>
+    transform.yield %op, %split, %kt, %mr, %nr : !transform.any_op, !transform.any_param, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>
+  }
+  transform.named_sequence @bm_packed(
+      %fn: !transform.any_op {transform.readonly},
+      %split: !transform.any_param {transform.readonly},
+      %kt: !transform.param<i64> {transform.readonly},
+      %mr: !transform.param<i64> {transform.readonly},
+      %nr: !transform.param<i64> {transform.readonly}) {
+    %g = transform.structured.match ops{["linalg.generic"]} in %fn : (!transform.any_op) -> !transform.any_op
+    %tr0 = transform.structured.match ops{["linalg.transpose"]} in %fn : (!transform.any_op) -> !transform.any_op
+    %fill0 = transform.structured.match ops{["linalg.fill"]} in %fn : (!transform.any_op) -> !transform.any_op
+    %gf, %forall = transform.structured.tile_using_forall %g tile_sizes *(%split) : (!transform.any_op, !transform.any_param) -> (!transform.any_op, !transform.any_op)
+    %trf, %forall1 = transform.structured.fuse_into_containing_op %tr0 into %forall : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %flf, %forall2 = transform.structured.fuse_into_containing_op %fill0 into %forall1 : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // One (batch entry, panel) per iteration, its copy and fill fused; the
+    // scratch is one panel.
+    %g1, %lb, %ln = transform.structured.fuse %gf tile_sizes [1, 0, 1, 0, 0] {apply_cleanup} : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.apply_patterns to %fn { transform.apply_patterns.tensor.fold_tensor_empty } : !transform.any_op
+    // The copy in K-row tiles (none when B is a constant packed at compile
+    // time).
+    %tr = transform.structured.match ops{["linalg.transpose"]} in %fn : (!transform.any_op) -> !transform.any_op
+    transform.foreach %tr : !transform.any_op {
+    ^bb0(%t: !transform.any_op):
+      %t1, %tl = transform.structured.tile_using_for %t tile_sizes [0, 0, %kt, 0] : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    }
+    %g2, %lm = transform.structured.fuse %g1 tile_sizes [0, %mr, 0, 0, 0] {apply_cleanup} : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    %g3, %lk = transform.structured.tile_using_for %g2 tile_sizes [0, 0, 0, 0, 4] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.sequence %fn : !transform.any_op failures(suppress) {
+    ^bb0(%unused: !transform.any_op):
+      %l = transform.cast %lk : !transform.any_op to !transform.op<"scf.for">
+      %l0, %l1 = transform.loop.peel %l : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+    }
+    transform.sequence %fn : !transform.any_op failures(suppress) {
+    ^bb0(%unused: !transform.any_op):
+      %l = transform.cast %lm : !transform.any_op to !transform.op<"scf.for">
+      %l0, %l1 = transform.loop.peel %l : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+    }
+    transform.apply_patterns to %fn { transform.apply_patterns.canonicalization } : !transform.any_op
+    %f = transform.structured.match ops{["func.func"]} in %fn : (!transform.any_op) -> !transform.any_op
+    %fv = transform.structured.vectorize_children_and_apply_patterns %f : (!transform.any_op) -> !transform.any_op
+    %loops = transform.structured.match ops{["scf.for"]} in %fv : (!transform.any_op) -> !transform.any_op
+    transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op
+    transform.apply_patterns to %fv {
+      transform.apply_patterns.vector.cast_away_vector_leading_one_dim
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_patterns to %fv {
+      transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
+      transform.apply_patterns.vector.lower_outerproduct
+    } : !transform.any_op
+    transform.yield
+  }
+  // Any other kernel: the schedule below.
+  transform.named_sequence @bm_is_kernel(
+      %op: !transform.any_op {transform.readonly},
+      %split: !transform.any_param {transform.readonly},
+      %kt: !transform.param<i64> {transform.readonly},
+      %mr: !transform.param<i64> {transform.readonly},
+      %nr: !transform.param<i64> {transform.readonly},
+      %pk: !transform.param<i64> {transform.readonly})
+      -> (!transform.any_op, !transform.param<i64>) {
+    transform.match.operation_name %op ["func.func"] : !transform.any_op
+    transform.yield %op, %nr : !transform.any_op, !transform.param<i64>
+  }
+
+  transform.named_sequence @batch_matmul_select(
+      %root: !transform.any_op {transform.consumed},
+      %split: !transform.any_param {transform.readonly},
+      %kt: !transform.param<i64> {transform.readonly},
+      %mr: !transform.param<i64> {transform.readonly},
+      %nr: !transform.param<i64> {transform.readonly},
+      %pk: !transform.param<i64> {transform.readonly}) {
+    %r = transform.foreach_match restrict_root in %root, %split, %kt, %mr, %nr, %pk
+        @bm_is_packed -> @bm_packed, @bm_is_kernel -> @batch_matmul_impl
+        : (!transform.any_op, !transform.any_param, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> !transform.any_op
+    transform.yield
+  }
+
+  transform.named_sequence @avx2(
+      %kernel: !transform.any_op {transform.readonly},
+      %split: !transform.any_param {transform.readonly, fuel.param = "panel_split(16)"},
+      %kt: !transform.param<i64> {transform.readonly, fuel.param = "divisor(-1, 8)"},
+      %pk: !transform.param<i64> {transform.readonly, fuel.param = "packed()"})
+      attributes {fuel.pack_b = 16 : i64} {
     %root = transform.structured.match ops{["func.func"]} in %kernel : (!transform.any_op) -> !transform.any_op
+    %mr = transform.param.constant 4 : i64 -> !transform.param<i64>
     %v = transform.param.constant 16 : i64 -> !transform.param<i64>
-    transform.include @batch_matmul_impl failures(propagate) (%root, %v) : (!transform.any_op, !transform.param<i64>) -> ()
+    transform.include @batch_matmul_select failures(propagate) (%root, %split, %kt, %mr, %v, %pk) : (!transform.any_op, !transform.any_param, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }
 
-  transform.named_sequence @avx512(%kernel: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @avx512(
+      %kernel: !transform.any_op {transform.readonly},
+      %split: !transform.any_param {transform.readonly, fuel.param = "panel_split(16)"},
+      %kt: !transform.param<i64> {transform.readonly, fuel.param = "divisor(-1, 8)"},
+      %pk: !transform.param<i64> {transform.readonly, fuel.param = "packed()"})
+      attributes {fuel.pack_b = 32 : i64} {
     %root = transform.structured.match ops{["func.func"]} in %kernel : (!transform.any_op) -> !transform.any_op
+    %mr = transform.param.constant 8 : i64 -> !transform.param<i64>
     %v = transform.param.constant 32 : i64 -> !transform.param<i64>
-    transform.include @batch_matmul_impl failures(propagate) (%root, %v) : (!transform.any_op, !transform.param<i64>) -> ()
+    transform.include @batch_matmul_select failures(propagate) (%root, %split, %kt, %mr, %v, %pk) : (!transform.any_op, !transform.any_param, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }
 
-  transform.named_sequence @generic(%kernel: !transform.any_op {transform.readonly}) {
+  transform.named_sequence @generic(
+      %kernel: !transform.any_op {transform.readonly},
+      %split: !transform.any_param {transform.readonly, fuel.param = "panel_split(16)"},
+      %kt: !transform.param<i64> {transform.readonly, fuel.param = "divisor(-1, 8)"},
+      %pk: !transform.param<i64> {transform.readonly, fuel.param = "packed()"})
+      attributes {fuel.pack_b = 8 : i64} {
     %root = transform.structured.match ops{["func.func"]} in %kernel : (!transform.any_op) -> !transform.any_op
+    %mr = transform.param.constant 4 : i64 -> !transform.param<i64>
     %v = transform.param.constant 8 : i64 -> !transform.param<i64>
-    transform.include @batch_matmul_impl failures(propagate) (%root, %v) : (!transform.any_op, !transform.param<i64>) -> ()
+    transform.include @batch_matmul_select failures(propagate) (%root, %split, %kt, %mr, %v, %pk) : (!transform.any_op, !transform.any_param, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }
 }

@@ -251,6 +251,28 @@ LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,
              << value;
     return success();
   }
+  // A schedule's packed-B panel width (docs/CPU-CODEGEN.md, "Packed B
+  // panels").
+  if (name == kernel_attr::kSchedulePackB) {
+    auto width = dyn_cast<IntegerAttr>(value);
+    if (!width || !width.getType().isInteger(64) || width.getInt() <= 0 ||
+        op->getName().getStringRef() != "transform.named_sequence")
+      return op->emitError()
+             << "'" << name
+             << "' must be a positive i64 on a transform.named_sequence, got "
+             << value;
+    return success();
+  }
+  if (name == kernel_attr::kSchedulePackBIfConstant) {
+    if (!isa<UnitAttr>(value) ||
+        op->getName().getStringRef() != "transform.named_sequence" ||
+        !op->hasAttr(kernel_attr::kSchedulePackB))
+      return op->emitError() << "'" << name
+                             << "' must be a unit attribute on a "
+                                "transform.named_sequence with '"
+                             << kernel_attr::kSchedulePackB << "'";
+    return success();
+  }
   if (name == kernel_attr::kKernelBody) {
     if (!isa<FlatSymbolRefAttr>(value) || !isa<FunctionOpInterface>(op))
       return op->emitError()

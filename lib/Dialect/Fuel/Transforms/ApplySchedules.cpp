@@ -13,6 +13,7 @@
 
 #include "fuel/Conversion/FuelToLLVM/CpuObject.h"
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
+#include "fuel/Dialect/Fuel/Transforms/PackMatmul.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,6 +33,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -111,10 +113,55 @@ LogicalResult parseParamSpec(StringRef spec, StringRef &name,
   return success();
 }
 
+/// How a matmul kernel is packed: the panel width of the sequence's
+/// `fuel.pack_b` (0: none) and whether the kernel's root takes the packed
+/// form (canPackMatmulB).
+struct Packing {
+  int64_t panel = 0;
+  bool packed = false;
+};
+
+/// The fewest rows of a workgroup when a matmul is split over M: a register
+/// tile has up to 8 rows.
+constexpr int64_t kMinSplitRows = 8;
+
+/// `panel_split(n)`: the workgroup split of a (batch) matmul root with loop
+/// extents `extents` ([b,] M, N, K), as tile sizes of the loops the schedule
+/// sees ([b,] m, n1, n0, k when packed, else [b,] m, n, k). The batch when
+/// there is one (> 1); else the panels, when N is more than 2 panels (a
+/// whole number of panels per workgroup, at most n workgroups: each packs,
+/// or reads, only its own columns of B); else M (tall or narrow shapes), in
+/// at most n equal static blocks of at least 8 rows (every workgroup then
+/// reads all of B's few panels).
+SmallVector<int64_t> panelSplit(ArrayRef<int64_t> extents,
+                                const Packing &packing, int64_t n) {
+  int64_t lead = extents.size() - 3;
+  SmallVector<int64_t> tiles(extents.size() + (packing.packed ? 1 : 0), 0);
+  auto chunk = [&](int64_t extent, int64_t least) {
+    return smallestDivisorAtLeast(
+        extent, std::max((extent + n - 1) / n, std::min(extent, least)));
+  };
+  if (lead > 0 && extents[0] > 1) {
+    tiles[0] = chunk(extents[0], 1);
+    return tiles;
+  }
+  // Whole panels: of the packed form's n1 loop, or P-column strips of N.
+  int64_t cols = extents[lead + 1];
+  int64_t panels =
+      packing.panel > 0 && cols % packing.panel == 0 ? cols / packing.panel : 0;
+  if (panels > 2)
+    tiles[lead + 1] = chunk(panels, 1) * (packing.packed ? 1 : packing.panel);
+  else
+    tiles[lead] = chunk(extents[lead], kMinSplitRows);
+  return tiles;
+}
+
 /// The values of the parameter `spec` for a root op with loop extents
 /// `extents` (docs/CPU-CODEGEN.md, "Parameters"), or an error message.
-FailureOr<SmallVector<int64_t>>
-computeParam(StringRef spec, ArrayRef<int64_t> extents, std::string &error) {
+FailureOr<SmallVector<int64_t>> computeParam(StringRef spec,
+                                             ArrayRef<int64_t> extents,
+                                             const Packing &packing,
+                                             std::string &error) {
   StringRef name;
   SmallVector<int64_t> args;
   if (failed(parseParamSpec(spec, name, args))) {
@@ -187,8 +234,26 @@ computeParam(StringRef spec, ArrayRef<int64_t> extents, std::string &error) {
     tiles.back() = d * 4 >= std::min(n, args[0]) ? d : n;
     return tiles;
   }
+  if (name == "packed") {
+    if (!expect(0))
+      return failure();
+    return SmallVector<int64_t>{packing.packed ? 1 : 0};
+  }
+  if (name == "panel_split") {
+    if (!expect(1) || !positive(args[0]))
+      return failure();
+    // Not a (batch) matmul: the outermost loop, as `split(n)`.
+    if (rank < 3 || rank > 4) {
+      SmallVector<int64_t> tiles(rank, 0);
+      if (rank > 0)
+        tiles[0] = smallestDivisorAtLeast(extents[0],
+                                          (extents[0] + args[0] - 1) / args[0]);
+      return tiles;
+    }
+    return panelSplit(extents, packing, args[0]);
+  }
   error = "unknown parameter kind '" + name.str() +
-          "' (extent, divisor, chunk, split, rows)";
+          "' (extent, divisor, chunk, split, rows, packed, panel_split)";
   return failure();
 }
 
@@ -244,6 +309,102 @@ struct ApplySchedulesPass
     return result;
   }
 
+  /// A kernel's B read as constant panels: `panels` reads the binding
+  /// (now of the panel type), `unpacked` is the old read, left for the
+  /// rewrite to replace.
+  struct ConstantB {
+    Value panels, unpacked;
+  };
+
+  /// When every dispatch of `kernel` binds a dense f32 `arith.constant` (a
+  /// weight) as the root's B, replaces each such constant by a constant of
+  /// its panel layout (packed once, here, into what becomes the constant
+  /// segment) and the kernel's B binding by one of the panel type; the
+  /// dispatches keep their node and prediction, so the plan is unchanged.
+  /// None when some dispatch binds another value, or there is none.
+  /// The dispatches of `kernel` when every one binds a dense f32
+  /// `arith.constant` as the root's B (and there is one), else none.
+  std::optional<SmallVector<DispatchOp>>
+  constantBDispatches(func::FuncOp kernel, linalg::LinalgOp root) {
+    auto toTensor =
+        root.getDpsInputs()[1].getDefiningOp<bufferization::ToTensorOp>();
+    if (!toTensor || !toTensor->hasOneUse())
+      return std::nullopt;
+    auto arg = dyn_cast<BlockArgument>(toTensor.getBuffer());
+    auto exe = kernel->getParentOfType<ExecutableOp>();
+    if (!arg || arg.getOwner() != &kernel.getBody().front() || !exe)
+      return std::nullopt;
+    unsigned index = arg.getArgNumber();
+    SmallVector<DispatchOp> dispatches;
+    bool allConstant = true;
+    getOperation().walk([&](DispatchOp dispatch) {
+      SymbolRefAttr ref = dispatch.getKernel();
+      if (ref.getRootReference() != exe.getSymNameAttr() ||
+          ref.getLeafReference() != kernel.getSymNameAttr())
+        return;
+      dispatches.push_back(dispatch);
+      auto constant =
+          index < dispatch.getInputs().size()
+              ? dispatch.getInputs()[index].getDefiningOp<arith::ConstantOp>()
+              : arith::ConstantOp();
+      auto dense =
+          constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
+      if (!dense || !dense.getElementType().isF32())
+        allConstant = false;
+    });
+    if (dispatches.empty() || !allConstant)
+      return std::nullopt;
+    return dispatches;
+  }
+
+  std::optional<ConstantB> prepackConstantB(RewriterBase &rewriter,
+                                            func::FuncOp kernel,
+                                            linalg::LinalgOp root,
+                                            int64_t panel) {
+    std::optional<SmallVector<DispatchOp>> found =
+        constantBDispatches(kernel, root);
+    if (!found)
+      return std::nullopt;
+    SmallVector<DispatchOp> &dispatches = *found;
+    auto toTensor =
+        root.getDpsInputs()[1].getDefiningOp<bufferization::ToTensorOp>();
+    auto arg = cast<BlockArgument>(toTensor.getBuffer());
+    unsigned index = arg.getArgNumber();
+
+    auto bType = cast<RankedTensorType>(toTensor.getType());
+    RankedTensorType panelsType = packedBType(bType, panel);
+    llvm::MapVector<Value, Value> packedOf;
+    for (DispatchOp dispatch : dispatches) {
+      Value weight = dispatch.getInputs()[index];
+      Value &packed = packedOf[weight];
+      if (!packed) {
+        auto constant = weight.getDefiningOp<arith::ConstantOp>();
+        auto dense = cast<DenseElementsAttr>(constant.getValue());
+        SmallVector<float> values(dense.getValues<float>());
+        SmallVector<float> panels =
+            packBValues(values, bType.getShape(), panel);
+        rewriter.setInsertionPoint(constant);
+        packed = arith::ConstantOp::create(
+            rewriter, constant.getLoc(),
+            DenseElementsAttr::get(panelsType, ArrayRef<float>(panels)));
+      }
+      dispatch.getInputsMutable()[index].set(packed);
+    }
+    for (auto &[weight, packed] : packedOf)
+      if (weight.use_empty())
+        rewriter.eraseOp(weight.getDefiningOp());
+
+    arg.setType(
+        MemRefType::get(panelsType.getShape(), panelsType.getElementType()));
+    kernel.setType(FunctionType::get(kernel.getContext(),
+                                     kernel.getBody().getArgumentTypes(),
+                                     kernel.getResultTypes()));
+    rewriter.setInsertionPoint(toTensor);
+    Value panels = bufferization::ToTensorOp::create(
+        rewriter, toTensor.getLoc(), panelsType, arg, /*restrict=*/true);
+    return ConstantB{panels, toTensor.getResult()};
+  }
+
   LogicalResult applyOne(func::FuncOp kernel, IsaClass isaCls) {
     auto pathAttr = kernel->getAttrOfType<StringAttr>(kernel_attr::kSchedule);
     FailureOr<ModuleOp> schedule = loadSchedule(kernel, pathAttr.getValue());
@@ -272,6 +433,19 @@ struct ApplySchedulesPass
     if (root)
       extents = root.getStaticLoopRanges();
     Builder b(&getContext());
+    // A sequence with `fuel.pack_b = P` works on the packed-B form of a
+    // matmul root whose N is a multiple of P (PackMatmul.h), else on the
+    // kernel as it is.
+    Packing packing;
+    // The dialect verifies that the width is a positive i64.
+    if (auto panel =
+            sequence->getAttrOfType<IntegerAttr>(kernel_attr::kSchedulePackB)) {
+      packing.panel = panel.getInt();
+      packing.packed = canPackMatmulB(root, packing.panel);
+      if (packing.packed &&
+          sequence->hasAttr(kernel_attr::kSchedulePackBIfConstant))
+        packing.packed = constantBDispatches(kernel, root).has_value();
+    }
     for (unsigned i = 1; i < args.size(); ++i) {
       auto spec =
           sequence.getArgAttrOfType<StringAttr>(i, kernel_attr::kScheduleParam);
@@ -288,7 +462,7 @@ struct ApplySchedulesPass
                << "' needs a root linalg op with static loop ranges";
       std::string error;
       FailureOr<SmallVector<int64_t>> values =
-          computeParam(spec.getValue(), extents, error);
+          computeParam(spec.getValue(), extents, packing, error);
       if (failed(values))
         return kernel.emitError()
                << "kernel " << describeKernel(kernel) << ": " << error;
@@ -296,6 +470,17 @@ struct ApplySchedulesPass
       for (int64_t v : *values)
         row.push_back(b.getI64IntegerAttr(v));
       bindings.push_back(ArrayRef<transform::MappedValue>(row));
+    }
+
+    // Parameters describe the root as the outliner wrote it; the packed
+    // form is made after they are computed.
+    if (packing.packed) {
+      IRRewriter rewriter(&getContext());
+      auto constantB = prepackConstantB(rewriter, kernel, root, packing.panel);
+      packMatmulB(rewriter, root, packing.panel,
+                  constantB ? constantB->panels : Value());
+      if (constantB && constantB->unpacked.use_empty())
+        rewriter.eraseOp(constantB->unpacked.getDefiningOp());
     }
 
     transform::TransformOptions options;

@@ -53,6 +53,15 @@ inline constexpr llvm::StringLiteral kKernelBody = "fuel.kernel_body";
 /// On an argument of a schedule's named sequence: the shape parameter the
 /// driver binds to it (docs/CPU-CODEGEN.md, "Schedule files").
 inline constexpr llvm::StringLiteral kScheduleParam = "fuel.param";
+/// On a schedule's named sequence: the panel width P (i64) of the packed-B
+/// form the driver gives a matmul or batch_matmul kernel whose N is a
+/// multiple of P (docs/CPU-CODEGEN.md, "Packed B panels").
+inline constexpr llvm::StringLiteral kSchedulePackB = "fuel.pack_b";
+/// On a schedule's named sequence with `fuel.pack_b` (unit): pack only a B
+/// that every dispatch binds as a constant (packed at compile time); a B
+/// read at run time keeps its layout.
+inline constexpr llvm::StringLiteral kSchedulePackBIfConstant =
+    "fuel.pack_b_if_constant";
 } // namespace kernel_attr
 } // namespace mlir::fuel
 

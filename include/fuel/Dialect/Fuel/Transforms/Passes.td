@@ -645,6 +645,21 @@ def FuelApplySchedulesPass
     `fuel.workgroups = array<i64: X, Y, Z>` and the workspace as
     `fuel.workspace_bytes` (0: scratch lives on the stack).
 
+    Packed B (docs/CPU-CODEGEN.md, "Packed B panels"): when the sequence
+    carries `fuel.pack_b = P` and the root is a `linalg.matmul` or
+    `linalg.batch_matmul` with default maps, static shapes, N a multiple
+    of P, a K x P panel of at most 128 KiB and C computed in place, the
+    pass rewrites the root, after
+    computing the parameters, into B panels [.., N/P, K, P] (a
+    `linalg.transpose` of a view of B) and a contraction `linalg.generic`
+    writing C through a view; the `packed()` parameter tells the sequence.
+    With `fuel.pack_b_if_constant` on the sequence only a constant B (below)
+    is packed.
+    When every dispatch of such a kernel binds a dense f32 `arith.constant`
+    as B, each constant is replaced by its panel layout (packed here, once)
+    and the kernel's B binding by one of that type, so the kernel copies
+    nothing; the dispatches keep their node and prediction.
+
     The target is the module's topology's cpu target, else the compiling
     host; `target-cpu`/`target-features`/`target-triple` override it (cross
     compilation, tests). The target used is stamped on each kernel module as
@@ -660,7 +675,12 @@ def FuelApplySchedulesPass
     CPU or feature is an error at the kernel module.
 
     Known limits: one kernel at a time (payload root = the function), so
-    schedules never see two kernels; the workspace is always 0.
+    schedules never see two kernels; the workspace is always 0; a matmul
+    whose N is no multiple of the panel width, or whose panel would exceed
+    the stack scratch (K > 1024 with 32-wide panels; K is not blocked), is
+    not packed (its remainders are peeled unpacked tiles); only `DenseElementsAttr`
+    constants are packed at compile time, and only when no dispatch of the
+    kernel binds anything else as B.
   }];
   let options = [
     Option<"schedulesDir", "schedules-dir", "std::string", "\"\"",
