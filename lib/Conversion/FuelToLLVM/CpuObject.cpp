@@ -32,7 +32,9 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <chrono>
 #include <mutex>
+#include <optional>
 
 LLD_HAS_DRIVER(elf)
 
@@ -50,6 +52,31 @@ bool isAllowedUndefined(StringRef name) {
   return llvm::is_contained(kAllowedUndefined, name);
 }
 
+/// One timed step of the object step: a timer nested in the caller's (when
+/// it gave one) and its wall seconds added to a counter (when it asked).
+class Step {
+public:
+  Step(Timer &parent, StringRef name, double *seconds)
+      : scope(parent.nest(name)), seconds(seconds),
+        start(std::chrono::steady_clock::now()) {}
+  ~Step() {
+    if (seconds)
+      *seconds += std::chrono::duration<double>(
+                      std::chrono::steady_clock::now() - start)
+                      .count();
+  }
+
+private:
+  TimingScope scope;
+  double *seconds;
+  std::chrono::steady_clock::time_point start;
+};
+
+/// The counter of a step in `times`, or null.
+double *counter(CpuObjectTimes *times, double CpuObjectTimes::*field) {
+  return times ? &(times->*field) : nullptr;
+}
+
 /// `module` as optimised LLVM IR for `target`, with the target machine that
 /// compiles it; errors at the module.
 struct CompiledModule {
@@ -58,8 +85,8 @@ struct CompiledModule {
   std::unique_ptr<llvm::Module> module;
 };
 
-FailureOr<CompiledModule> optimize(ModuleOp module,
-                                   const CpuTargetSpec &target) {
+FailureOr<CompiledModule> optimize(ModuleOp module, const CpuTargetSpec &target,
+                                   Timer &timing, CpuObjectTimes *times) {
   initializeNativeCpuTarget();
   CompiledModule result;
   std::string error;
@@ -81,6 +108,8 @@ FailureOr<CompiledModule> optimize(ModuleOp module,
   registerLLVMDialectTranslation(registry);
   module->getContext()->appendDialectRegistry(registry);
 
+  std::optional<Step> translating(std::in_place, timing, "translate to LLVM IR",
+                                  counter(times, &CpuObjectTimes::translate));
   result.context = std::make_unique<llvm::LLVMContext>();
   // A copy without the fuel attributes the translation does not know.
   OwningOpRef<ModuleOp> copy = cast<ModuleOp>(module->clone());
@@ -98,6 +127,9 @@ FailureOr<CompiledModule> optimize(ModuleOp module,
     return module.emitError("translation of the kernels to LLVM IR failed");
   result.module->setTargetTriple(triple);
   result.module->setDataLayout(result.machine->createDataLayout());
+  translating.reset();
+
+  Step optimizing(timing, "LLVM O3", counter(times, &CpuObjectTimes::optimize));
 
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
@@ -137,7 +169,10 @@ FailureOr<CompiledModule> optimize(ModuleOp module,
 }
 
 FailureOr<SmallString<0>> emitFile(ModuleOp module, CompiledModule &compiled,
-                                   llvm::CodeGenFileType kind) {
+                                   llvm::CodeGenFileType kind, Timer &timing,
+                                   CpuObjectTimes *times) {
+  Step step(timing, "LLVM code generation",
+            counter(times, &CpuObjectTimes::codegen));
   SmallString<0> bytes;
   llvm::raw_svector_ostream os(bytes);
   llvm::legacy::PassManager pm;
@@ -159,11 +194,14 @@ struct TempDir {
 
 FailureOr<std::string>
 mlir::fuel::emitCpuAssembly(ModuleOp llvmModule, const CpuTargetSpec &target) {
-  FailureOr<CompiledModule> compiled = optimize(llvmModule, target);
+  Timer noTiming;
+  FailureOr<CompiledModule> compiled =
+      optimize(llvmModule, target, noTiming, nullptr);
   if (failed(compiled))
     return failure();
   FailureOr<SmallString<0>> text =
-      emitFile(llvmModule, *compiled, llvm::CodeGenFileType::AssemblyFile);
+      emitFile(llvmModule, *compiled, llvm::CodeGenFileType::AssemblyFile,
+               noTiming, nullptr);
   if (failed(text))
     return failure();
   return std::string(text->str());
@@ -171,14 +209,20 @@ mlir::fuel::emitCpuAssembly(ModuleOp llvmModule, const CpuTargetSpec &target) {
 
 FailureOr<std::vector<uint8_t>>
 mlir::fuel::emitCpuSharedObject(ModuleOp llvmModule,
-                                const CpuTargetSpec &target) {
-  FailureOr<CompiledModule> compiled = optimize(llvmModule, target);
+                                const CpuTargetSpec &target, Timer timing,
+                                CpuObjectTimes *times) {
+  FailureOr<CompiledModule> compiled =
+      optimize(llvmModule, target, timing, times);
   if (failed(compiled))
     return failure();
-  FailureOr<SmallString<0>> object =
-      emitFile(llvmModule, *compiled, llvm::CodeGenFileType::ObjectFile);
+  FailureOr<SmallString<0>> object = emitFile(
+      llvmModule, *compiled, llvm::CodeGenFileType::ObjectFile, timing, times);
   if (failed(object))
     return failure();
+  // The IR is no longer needed: free it before linking.
+  compiled->module.reset();
+
+  Step linking(timing, "link", counter(times, &CpuObjectTimes::link));
 
   // lld links files: a private directory, removed afterwards.
   TempDir dir;

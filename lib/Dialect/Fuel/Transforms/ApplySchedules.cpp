@@ -241,6 +241,7 @@ struct ApplySchedulesPass
                                 << ": schedule '" << path << "' does not parse";
     ModuleOp result = parsed.get();
     schedules->emplace(path.str(), std::move(parsed));
+    ++numSchedulesParsed;
     return result;
   }
 
@@ -353,6 +354,7 @@ struct ApplySchedulesPass
           continue;
         if (failed(applyOne(kernel, isaCls)))
           return signalPassFailure();
+        ++numKernelsScheduled;
       }
     }
   }
