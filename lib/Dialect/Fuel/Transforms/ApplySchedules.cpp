@@ -241,7 +241,6 @@ struct ApplySchedulesPass
                                 << ": schedule '" << path << "' does not parse";
     ModuleOp result = parsed.get();
     schedules->emplace(path.str(), std::move(parsed));
-    ++numSchedulesParsed;
     return result;
   }
 
@@ -354,7 +353,6 @@ struct ApplySchedulesPass
           continue;
         if (failed(applyOne(kernel, isaCls)))
           return signalPassFailure();
-        ++numKernelsScheduled;
       }
     }
   }

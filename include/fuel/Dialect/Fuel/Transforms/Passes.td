@@ -674,12 +674,6 @@ def FuelApplySchedulesPass
     Option<"targetTriple", "target-triple", "std::string", "\"\"",
            "Target triple with target-cpu (default: the host's)">,
   ];
-  let statistics = [
-    Statistic<"numKernelsScheduled", "kernels-scheduled",
-              "Generated kernels scheduled">,
-    Statistic<"numSchedulesParsed", "schedules-parsed",
-              "Schedule files parsed (each once per run)">
-  ];
 }
 
 def FuelBufferizeKernelsPass
