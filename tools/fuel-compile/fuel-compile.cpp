@@ -215,8 +215,9 @@ void printStats(llvm::raw_ostream &os, double parse, const PhaseClock &clock,
   if (stats) {
     const CpuObjectTimes &o = stats->object;
     os << ", LLVM IR " << fmt(o.translate) << ", LLVM O3 " << fmt(o.optimize)
-       << ", LLVM codegen " << fmt(o.codegen) << ", link " << fmt(o.link)
-       << ", serialize "
+       << ", LLVM codegen " << fmt(o.codegen) << " (";
+    count(o.parts, "part", "parts");
+    os << "), link " << fmt(o.link) << ", serialize "
        << fmt(stats->seconds - o.translate - o.optimize - o.codegen - o.link);
   }
   os << ", total " << fmt(total) << "\n";

@@ -2,8 +2,8 @@
 //
 // Counts and wall times the object step (CpuObject.h) and
 // fuel-serialize-executable report to a tool that asks for them
-// (fuel-compile --compile-stats, docs/FUEL-COMPILE.md). Plain data: no LLVM or MLIR
-// header.
+// (fuel-compile --compile-stats, docs/FUEL-COMPILE.md). Plain data: no LLVM or
+// MLIR header.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +23,9 @@ struct CpuObjectTimes {
   double codegen = 0;
   /// lld, reading the shared object back and checking its symbols.
   double link = 0;
+  /// The parts the kernel modules were optimised and compiled in, in
+  /// parallel (one LLVM module each).
+  unsigned parts = 0;
 };
 
 /// What fuel-serialize-executable wrote, and where its time went.
