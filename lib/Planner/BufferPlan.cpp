@@ -4,7 +4,8 @@
 // chains that share one slot (a result taking over an operand that dies at
 // the command writing it); each chain is then placed as one unit, largest
 // first, at the tightest aligned gap left by the already placed units whose
-// live intervals intersect its own.
+// live intervals intersect its own, found through buckets of commands so that
+// a unit meets only the units live around it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -179,14 +180,37 @@ fuel::plan::planBuffers(llvm::ArrayRef<BufferRequest> requests,
                                                          y.device, y.minIndex);
   });
 
-  std::vector<std::vector<unsigned>> placedOn(numDevices);
+  // The placed units by time: bucket b of a device lists the units live at
+  // some command in [b * kBucket, (b + 1) * kBucket). A unit meets in time
+  // only units of the buckets its interval covers, so finding them costs
+  // what is live around it, not every unit placed before it.
+  // Buckets of 32 commands, wider where commands are sparse (at most about
+  // two buckets per unit, whatever the command numbers).
+  unsigned lastCommand = 0;
+  for (const Unit &u : units)
+    lastCommand = std::max(lastCommand, u.last);
+  const unsigned kBucket = std::max<unsigned>(
+      32, unsigned(lastCommand / (2 * uint64_t(units.size()) + 1)) + 1);
+  unsigned horizon = units.empty() ? 0 : lastCommand / kBucket + 1;
+  std::vector<std::vector<std::vector<unsigned>>> placedOn(
+      numDevices, std::vector<std::vector<unsigned>>(horizon));
+  // seen[p] == u: placed unit p was already met by unit u.
+  std::vector<unsigned> seen(units.size(), ~0u);
+  std::vector<std::pair<uint64_t, uint64_t>> busy;
   for (unsigned ui : order) {
     Unit &u = units[ui];
-    // The placed units this one meets in time, by offset.
-    std::vector<std::pair<uint64_t, uint64_t>> busy;
-    for (unsigned pi : placedOn[u.device])
-      if (intersects(u, units[pi]))
-        busy.push_back({units[pi].offset, units[pi].offset + units[pi].size});
+    // The placed units this one meets in time, by offset (the sort makes
+    // the order they were found in irrelevant).
+    busy.clear();
+    std::vector<std::vector<unsigned>> &buckets = placedOn[u.device];
+    for (unsigned b = u.first / kBucket; b <= u.last / kBucket; ++b)
+      for (unsigned pi : buckets[b])
+        if (seen[pi] != ui) {
+          seen[pi] = ui;
+          if (intersects(u, units[pi]))
+            busy.push_back(
+                {units[pi].offset, units[pi].offset + units[pi].size});
+        }
     llvm::sort(busy);
     std::optional<uint64_t> best;
     uint64_t bestGap = 0;
@@ -214,7 +238,8 @@ fuel::plan::planBuffers(llvm::ArrayRef<BufferRequest> requests,
       best = start;
     }
     u.offset = *best;
-    placedOn[u.device].push_back(ui);
+    for (unsigned b = u.first / kBucket; b <= u.last / kBucket; ++b)
+      buckets[b].push_back(ui);
     for (unsigned m : u.members)
       plan.offsets[m] = u.offset;
     uint64_t end = u.offset + u.size, rounded;

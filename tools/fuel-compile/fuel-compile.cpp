@@ -9,7 +9,9 @@
 // The stages after planning are a table of (stage, pass name); each pass is
 // added by name through mlir::parsePassPipeline, so a stage works as soon as
 // its pass is registered, and asking for one whose pass this build lacks is a
-// clear error rather than a link-time dependency.
+// clear error rather than a link-time dependency. Serialization is added
+// through its C++ constructor, which takes the timing report's timer and the
+// --compile-stats counters.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,7 @@
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
 #include "fuel/Dialect/Fuel/Transforms/NodeAnalysis.h"
 #include "fuel/Dialect/Fuel/Transforms/Passes.h"
+#include "fuel/Dialect/Fuel/Transforms/SerializeExecutable.h"
 #include "fuel/Target/TopologyFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -31,6 +34,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
@@ -40,11 +44,14 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -83,7 +90,6 @@ static constexpr StageStep kLoweringSteps[] = {
     {Stage::Host, "host", "fuel-plan-buffers"},
     {Stage::Llvm, "llvm", "convert-fuel-to-llvm"},
 };
-static constexpr const char *kSerializePass = "fuel-serialize-executable";
 
 static llvm::cl::OptionCategory
     compileCategory("fuel-compile options",
@@ -132,6 +138,97 @@ static llvm::cl::opt<Stage> emitStage(
         clEnumValN(Stage::Asm, "asm",
                    "the assembly of the cpu kernels, for their target")),
     llvm::cl::cat(compileCategory));
+
+static llvm::cl::opt<bool> statsOption(
+    "compile-stats",
+    llvm::cl::desc("Print one line on standard error: the distinct kernels, "
+                   "dispatches, kernels per second and the wall time of "
+                   "each phase"),
+    llvm::cl::init(false), llvm::cl::cat(compileCategory));
+
+namespace {
+/// Wall seconds of the compile's phases for --compile-stats: the top-level
+/// passes of the pass manager, by phase (planning until fuel-outline-kernels,
+/// lowering until fuel-serialize-executable, then serialization).
+class PhaseClock : public PassInstrumentation {
+public:
+  enum Phase { Planning, Lowering, Serializing, NumPhases };
+  double seconds[NumPhases] = {};
+
+  void runBeforePass(Pass *pass, Operation *) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    // Passes nested in a top-level one (possibly on other threads) count
+    // as part of it.
+    if (active)
+      return;
+    active = pass;
+    StringRef arg = pass->getArgument();
+    if (arg == "fuel-outline-kernels")
+      phase = Lowering;
+    else if (arg == "fuel-serialize-executable")
+      phase = Serializing;
+    start = std::chrono::steady_clock::now();
+  }
+  void runAfterPass(Pass *pass, Operation *) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (pass != active)
+      return;
+    active = nullptr;
+    seconds[phase] +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+  }
+  void runAfterPassFailed(Pass *pass, Operation *op) override {
+    runAfterPass(pass, op);
+  }
+
+private:
+  std::mutex mutex;
+  Pass *active = nullptr;
+  Phase phase = Planning;
+  std::chrono::steady_clock::time_point start;
+};
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+/// The --compile-stats line (docs/FUEL-COMPILE.md, "Where the time goes").
+void printStats(llvm::raw_ostream &os, double parse, const PhaseClock &clock,
+                const SerializeStats *stats, double total) {
+  auto fmt = [](double s) { return llvm::formatv("{0:f2} s", s).str(); };
+  os << "fuel-compile:";
+  auto count = [&](unsigned n, StringRef one, StringRef many) {
+    os << n << " " << (n == 1 ? one : many);
+  };
+  if (stats) {
+    unsigned kernels = stats->generatedKernels + stats->libraryKernels;
+    os << " ";
+    count(kernels, "kernel", "kernels");
+    os << " (" << stats->generatedKernels << " generated in ";
+    count(stats->modules, "module", "modules");
+    os << ", " << stats->libraryKernels << " library), ";
+    count(stats->launches, "dispatch", "dispatches");
+    os << ", ";
+    count(stats->transfers, "copy", "copies");
+    os << ", " << llvm::formatv("{0:f1}", total > 0 ? kernels / total : 0.0)
+       << " kernels/s;";
+  }
+  os << " parse " << fmt(parse) << ", planning "
+     << fmt(clock.seconds[PhaseClock::Planning]) << ", lowering "
+     << fmt(clock.seconds[PhaseClock::Lowering]);
+  if (stats) {
+    const CpuObjectTimes &o = stats->object;
+    os << ", LLVM IR " << fmt(o.translate) << ", LLVM O3 " << fmt(o.optimize)
+       << ", LLVM codegen " << fmt(o.codegen) << " (";
+    count(o.parts, "part", "parts");
+    os << "), link " << fmt(o.link) << ", serialize "
+       << fmt(stats->seconds - o.translate - o.optimize - o.codegen - o.link);
+  }
+  os << ", total " << fmt(total) << "\n";
+}
+} // namespace
 
 /// Prints a command-line error the way the tool's other errors read.
 static int commandLineError(const llvm::Twine &message) {
@@ -273,6 +370,14 @@ int main(int argc, char **argv) {
   std::string output =
       outputFilename.empty() ? std::string("-") : outputFilename.getValue();
 
+  auto startTime = std::chrono::steady_clock::now();
+  // The timing report (--mlir-timing): parsing, every pass (the object
+  // steps nested in fuel-serialize-executable) and printing the IR. The
+  // scope ends before the manager prints.
+  DefaultTimingManager timingManager;
+  applyDefaultTimingManagerCLOptions(timingManager);
+  TimingScope rootTiming = timingManager.getRootScope();
+
   DialectRegistry registry;
   registry.insert<FuelDialect>();
   registerAllDialects(registry);
@@ -290,7 +395,12 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module;
+  {
+    TimingScope parsing = rootTiming.nest("Parser");
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  }
+  double parseSeconds = secondsSince(startTime);
   if (!module)
     return 1;
 
@@ -298,7 +408,14 @@ int main(int argc, char **argv) {
                  OpPassManager::Nesting::Implicit);
   if (failed(applyPassManagerCLOptions(pm)))
     return 1;
-  applyDefaultTimingPassManagerCLOptions(pm);
+  pm.enableTiming(rootTiming);
+  PhaseClock *clock = nullptr;
+  if (statsOption) {
+    auto owned = std::make_unique<PhaseClock>();
+    clock = owned.get();
+    pm.addInstrumentation(std::move(owned));
+  }
+  SerializeStats serializeStats;
 
   if (isPlanned(*module)) {
     if (!planOption.empty()) {
@@ -319,12 +436,10 @@ int main(int argc, char **argv) {
       return 1;
   }
   if (serialize) {
-    if (llvm::StringRef(output).contains('"'))
-      return commandLineError("the output path '" + output +
-                              "' contains a double quote");
-    if (failed(addNamedPass(pm, "executable", kSerializePass,
-                            "output=\"" + output + "\"")))
-      return 1;
+    FuelSerializeExecutablePassOptions serializeOptions;
+    serializeOptions.output = output;
+    pm.addPass(createFuelSerializeExecutablePass(
+        serializeOptions, timingManager.getRootTimer(), &serializeStats));
   }
 
   // Open the IR output before running, so an unwritable path fails early.
@@ -341,6 +456,7 @@ int main(int argc, char **argv) {
     return 1;
 
   if (irOutput) {
+    TimingScope printing = rootTiming.nest("Output");
     if (emitStage == Stage::Asm) {
       if (failed(printCpuAssembly(*module, irOutput->os())))
         return 1;
@@ -350,5 +466,8 @@ int main(int argc, char **argv) {
     }
     irOutput->keep();
   }
+  if (clock)
+    printStats(llvm::errs(), parseSeconds, *clock,
+               serialize ? &serializeStats : nullptr, secondsSince(startTime));
   return 0;
 }

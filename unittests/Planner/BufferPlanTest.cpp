@@ -155,9 +155,12 @@ TEST(BufferPlanTest, Errors) {
 
 /// Random requests with pairwise distinct sizes (so that no two are
 /// interchangeable and every permutation must give the same offsets).
-std::vector<BufferRequest> randomRequests(Rng &rng, unsigned numDevices) {
-  unsigned n = rng.between(1, 60);
-  unsigned commands = rng.between(1, 40);
+std::vector<BufferRequest> randomRequests(Rng &rng, unsigned numDevices,
+                                          unsigned maxBuffers = 60,
+                                          unsigned maxCommands = 40,
+                                          unsigned maxLife = 8) {
+  unsigned n = rng.between(1, maxBuffers);
+  unsigned commands = rng.between(1, maxCommands);
   std::vector<uint64_t> sizes(n);
   std::iota(sizes.begin(), sizes.end(), 1);
   for (uint64_t &s : sizes)
@@ -166,7 +169,7 @@ std::vector<BufferRequest> randomRequests(Rng &rng, unsigned numDevices) {
   std::vector<BufferRequest> requests;
   for (unsigned i = 0; i < n; ++i) {
     unsigned first = rng.below(commands);
-    unsigned last = first + rng.below(std::min(8u, commands - first));
+    unsigned last = first + rng.below(std::min(maxLife, commands - first));
     BufferRequest r = req(sizes[i], first, last, std::nullopt,
                           rng.below(numDevices), uint64_t(1) << rng.below(9));
     // Now and then a hint at an earlier buffer; often a usable one.
@@ -305,6 +308,35 @@ TEST(BufferPlanPropertyTest, InterchangeableBuffersGiveTheSameLayout) {
     BufferPlan other = planOk(shuffled, 2);
     EXPECT_EQ(layout(shuffled, other), layout(requests, plan));
     EXPECT_EQ(other.arenaBytes, plan.arenaBytes);
+    if (::testing::Test::HasFailure())
+      FAIL() << "trial " << trial;
+  }
+}
+
+TEST(BufferPlanPropertyTest, LongProgramsAndRenumberedCommands) {
+  // Programs longer than the buckets of commands that packing searches
+  // (32 commands, wider when commands are sparse), with buffers living up
+  // to 200 commands: the invariants hold, and renumbering the commands
+  // without changing their order (a shift, spreading them 1000 apart)
+  // changes every bucket but not the plan.
+  Rng rng(0x5ca1e);
+  for (unsigned trial = 0; trial < 150; ++trial) {
+    unsigned numDevices = rng.between(1, 2);
+    std::vector<BufferRequest> requests =
+        randomRequests(rng, numDevices, 300, 2000, 200);
+    BufferPlan plan = planOk(requests, numDevices);
+    checkInvariants(requests, plan, numDevices);
+    for (auto [scale, shift] : {std::pair<unsigned, unsigned>{1, 17},
+                                std::pair<unsigned, unsigned>{1000, 5}}) {
+      std::vector<BufferRequest> renumbered = requests;
+      for (BufferRequest &r : renumbered) {
+        r.firstUse = r.firstUse * scale + shift;
+        r.lastUse = r.lastUse * scale + shift;
+      }
+      BufferPlan same = planOk(renumbered, numDevices);
+      EXPECT_EQ(same.offsets, plan.offsets) << "scale " << scale;
+      EXPECT_EQ(same.arenaBytes, plan.arenaBytes);
+    }
     if (::testing::Test::HasFailure())
       FAIL() << "trial " << trial;
   }

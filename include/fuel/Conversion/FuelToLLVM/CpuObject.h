@@ -10,9 +10,12 @@
 #ifndef FUEL_CONVERSION_FUELTOLLVM_CPUOBJECT_H
 #define FUEL_CONVERSION_FUELTOLLVM_CPUOBJECT_H
 
+#include "fuel/Conversion/FuelToLLVM/CompileStats.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
+#include "mlir/Support/Timing.h"
 
 #include <cstdint>
 #include <string>
@@ -67,9 +70,15 @@ std::vector<std::string> cpuinfoFeatures(const CpuTargetSpec &target);
 
 /// Compiles `llvmModule` (LLVM dialect only) for `target` and links it into
 /// one ELF shared object; the bytes, or an error emitted at the module (a
-/// guard failure names the kernel).
+/// guard failure names the kernel). A module of more than 7 kernels is
+/// optimised and compiled in parts (one per 4 kernels, at most 8) in
+/// parallel on the MLIR context's threads, then linked in part order: the
+/// bytes depend on the module alone. With `timing`, its steps are timers
+/// nested in it ("translate to LLVM IR", "LLVM O3", "LLVM code generation",
+/// "link"); with `times`, their wall seconds are added there.
 FailureOr<std::vector<uint8_t>>
-emitCpuSharedObject(ModuleOp llvmModule, const CpuTargetSpec &target);
+emitCpuSharedObject(ModuleOp llvmModule, const CpuTargetSpec &target,
+                    Timer timing = {}, CpuObjectTimes *times = nullptr);
 
 /// The assembly `llvmModule` compiles to for `target` (the same optimised
 /// code emitCpuSharedObject links); for tests and inspection.

@@ -15,13 +15,13 @@
 #include "fuel/Dialect/Fuel/Transforms/Passes.h"
 #include "fuel/Dialect/Fuel/Transforms/ValueFlow.h"
 #include "fuel/Planner/BufferPlan.h"
+#include "fuel/Planner/CommandDeps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
-#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -467,13 +467,10 @@ LogicalResult Builder::visitReturn(func::ReturnOp ret) {
 
 /// Bytes in one address space: an arena of a device, or a buffer of its
 /// own (input, output, constant).
-struct Span {
-  const void *space;
-  uint64_t begin, end;
-};
-
 void Builder::computeDependencies() {
-  auto span = [&](const Ref &r) {
+  // A byte range of an arena is one of its device's, at the buffer's
+  // offset; any other buffer is a memory space of its own.
+  auto range = [&](const Ref &r) {
     const Logical &l = logicals[r.logical];
     uint64_t base = 0;
     const void *space = &l;
@@ -482,46 +479,22 @@ void Builder::computeDependencies() {
       BufferOp op = l.op;
       base = op ? uint64_t(*op.getOffset()) : 0;
     }
-    return Span{space, base + r.offset, base + r.offset + r.bytes};
+    return ::fuel::plan::ByteRange{uint64_t(uintptr_t(space)), base + r.offset,
+                                   base + r.offset + r.bytes};
   };
-  auto overlaps = [](const Span &a, const Span &b) {
-    return a.space == b.space && a.begin < b.end && b.begin < a.end;
-  };
-  std::vector<SmallVector<Span>> reads(commands.size()),
-      writes(commands.size());
+  std::vector<::fuel::plan::CommandAccess> accesses(commands.size());
   for (auto [i, c] : llvm::enumerate(commands)) {
     for (const Ref &r : c.reads)
-      reads[i].push_back(span(r));
+      accesses[i].reads.push_back(range(r));
     for (const Ref &r : c.writes)
-      writes[i].push_back(span(r));
+      accesses[i].writes.push_back(range(r));
   }
-  auto anyOverlap = [&](ArrayRef<Span> a, ArrayRef<Span> b) {
-    for (const Span &x : a)
-      for (const Span &y : b)
-        if (overlaps(x, y))
-          return true;
-    return false;
-  };
-  // Every conflicting earlier command, then a transitive reduction: a
-  // dependency already implied through a later one is dropped. Scanning a
-  // command's conflicts from the latest down, each kept one adds itself and
-  // its ancestors to the command's ancestors; a conflict found there is
-  // implied.
-  std::vector<llvm::BitVector> ancestors(commands.size());
-  for (unsigned c = 0; c < commands.size(); ++c) {
-    ancestors[c].resize(commands.size());
-    for (unsigned p = c; p-- > 0;) {
-      if (ancestors[c].test(p))
-        continue;
-      if (anyOverlap(writes[p], reads[c]) || anyOverlap(reads[p], writes[c]) ||
-          anyOverlap(writes[p], writes[c])) {
-        commands[c].deps.push_back(p);
-        ancestors[c] |= ancestors[p];
-        ancestors[c].set(p);
-      }
-    }
-    std::reverse(commands[c].deps.begin(), commands[c].deps.end());
-  }
+  // Every conflicting earlier command, then a transitive reduction
+  // (CommandDeps.h).
+  std::vector<SmallVector<int64_t, 4>> deps =
+      ::fuel::plan::commandDependencies(accesses);
+  for (auto [c, d] : llvm::zip_equal(commands, deps))
+    c.deps.assign(d.begin(), d.end());
 }
 
 Value Builder::materialize(OpBuilder &b, const Ref &ref) {

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuel/Dialect/Fuel/Transforms/SerializeExecutable.h"
 #include "fuel/Conversion/FuelToLLVM/CpuObject.h"
 #include "fuel/Dialect/Fuel/IR/FuelProgram.h"
 #include "fuel/Dialect/Fuel/Transforms/Passes.h"
@@ -25,6 +26,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/xxhash.h"
+
+#include <chrono>
 
 #define DEBUG_TYPE "fuel-serialize-executable"
 
@@ -125,6 +128,9 @@ struct Serializer {
   llvm::DenseMap<Operation *, KernelSlot> kernels;
   uint64_t planHash = 0;
   bool cpuTargetSet = false;
+  /// The pass's timer (steps nest in it) and the report, when asked for.
+  Timer timing;
+  SerializeStats *stats = nullptr;
 
   /// The ELF shared object of a cpu executable's LLVM-dialect kernel
   /// module, compiled for the module's cpu target (which it records).
@@ -143,8 +149,8 @@ Serializer::compileCpuModule(ModuleOp kernelModule) {
   FailureOr<CpuTargetSpec> target = resolveCpuTarget(kernelModule);
   if (failed(target))
     return failure();
-  FailureOr<std::vector<uint8_t>> image =
-      emitCpuSharedObject(kernelModule, *target);
+  FailureOr<std::vector<uint8_t>> image = emitCpuSharedObject(
+      kernelModule, *target, timing, stats ? &stats->object : nullptr);
   if (failed(image))
     return failure();
   if (!cpuTargetSet) {
@@ -184,7 +190,7 @@ LogicalResult Serializer::kernelModules() {
              << exe.getDevice().str()
              << ", and only cpu executables are serialized";
     auto &list = used[exe];
-    if (!llvm::is_contained(list, kernel)) {
+    if (workspace.try_emplace(kernel, 0).second) {
       list.push_back(kernel);
       workspace[kernel] =
           launch.getWorkspaceBytes() ? *launch.getWorkspaceBytes() : 0;
@@ -210,6 +216,8 @@ LogicalResult Serializer::kernelModules() {
         l.workspaceBytes = lib.getWorkspace();
         kernels[kernel] = {rt::KernelSource::Library, 0,
                            writer.addLibraryKernel(std::move(l))};
+        if (stats)
+          ++stats->libraryKernels;
         continue;
       }
       rt::KernelEntry entry;
@@ -217,6 +225,8 @@ LogicalResult Serializer::kernelModules() {
       entry.workspaceBytes = workspace.lookup(kernel);
       kernels[kernel] = {rt::KernelSource::Module, 0, uint32_t(entries.size())};
       entries.push_back(std::move(entry));
+      if (stats)
+        ++stats->generatedKernels;
       generated.push_back(kernel);
     }
     if (generated.empty())
@@ -229,6 +239,8 @@ LogicalResult Serializer::kernelModules() {
     FailureOr<std::vector<uint8_t>> image = compileCpuModule(kernelModule);
     if (failed(image))
       return failure();
+    if (stats)
+      ++stats->modules;
     uint32_t moduleIndex = writer.addModule(
         device->second, rt::ModuleFormat::ElfSharedObject, std::move(entries),
         rt::ByteSpan{image->data(), image->size()});
@@ -338,6 +350,8 @@ LogicalResult Serializer::commands() {
       std::vector<uint32_t> deps(launch.getAfter().begin(),
                                  launch.getAfter().end());
       writer.addDispatch(std::move(d), std::move(deps), std::move(report));
+      if (stats)
+        ++stats->launches;
       continue;
     }
     if (auto transfer = dyn_cast<TransferOp>(op)) {
@@ -360,6 +374,8 @@ LogicalResult Serializer::commands() {
       std::vector<uint32_t> deps(transfer.getAfter().begin(),
                                  transfer.getAfter().end());
       writer.addCopy(c, std::move(deps), std::move(report));
+      if (stats)
+        ++stats->transfers;
     }
   }
   planHash = llvm::xxh3_64bits(StringRef(planText));
@@ -371,7 +387,27 @@ struct SerializeExecutablePass
           SerializeExecutablePass> {
   using Base::Base;
 
+  SerializeExecutablePass(FuelSerializeExecutablePassOptions options,
+                          Timer passTimers, SerializeStats *stats)
+      : Base(std::move(options)), passTimers(passTimers), stats(stats) {}
+
   void runOnOperation() override {
+    auto start = std::chrono::steady_clock::now();
+    // The timer the pass manager's timing made for this pass (nested by the
+    // same key), so the steps show under the pass.
+    Timer self = passTimers.nest(getThreadingSiblingOrThis(),
+                                 [this] { return getName().str(); });
+    if (stats)
+      *stats = SerializeStats();
+    if (failed(serialize(self)))
+      return signalPassFailure();
+    if (stats)
+      stats->seconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - start)
+                           .count();
+  }
+
+  LogicalResult serialize(Timer &timing) {
     ModuleOp module = getOperation();
     markAllAnalysesPreserved();
     auto programs = llvm::to_vector(module.getOps<ProgramOp>());
@@ -380,26 +416,40 @@ struct SerializeExecutablePass
                        "fuel.program, the module has ")
           << programs.size()
           << (programs.empty() ? " (run fuel-plan-buffers first)" : "");
-      return signalPassFailure();
+      return failure();
     }
+    // The object steps nest in "kernel modules".
+    Timer modules = timing.nest("kernel modules");
     Serializer s;
+    s.timing = Timer(modules);
+    s.stats = stats;
     s.module = module;
     s.program = programs.front();
     s.writer.setFuelVersion(::fuel::target::kFuelVersion);
     s.writer.setFunction(s.program.getSymName().str());
-    if (failed(s.devices()) || failed(s.kernelModules()) ||
-        failed(s.buffers()) || failed(s.commands()))
-      return signalPassFailure();
+    if (failed(s.devices()))
+      return failure();
+    {
+      TimingScope compiling(modules);
+      if (failed(s.kernelModules()))
+        return failure();
+    }
+    {
+      TimingScope building(timing.nest("buffers and commands"));
+      if (failed(s.buffers()) || failed(s.commands()))
+        return failure();
+    }
     uint64_t topologyHash = 0;
     if (auto topology =
             module->getAttrOfType<TopologyAttr>(FuelDialect::kTopologyAttrName))
       topologyHash = topology.getHash();
     s.writer.setHashes(topologyHash, s.planHash);
+    TimingScope writing(timing.nest("write"));
     auto bytes = s.writer.finish();
     if (!bytes.isOk()) {
       module.emitError("the executable is invalid: ")
           << bytes.status().message();
-      return signalPassFailure();
+      return failure();
     }
     const std::vector<uint8_t> &data = bytes.value();
     if (failed(
@@ -407,8 +457,19 @@ struct SerializeExecutablePass
               os.write(reinterpret_cast<const char *>(data.data()),
                        data.size());
             })))
-      return signalPassFailure();
+      return failure();
+    return success();
   }
+
+  Timer passTimers;
+  SerializeStats *stats = nullptr;
 };
 
 } // namespace
+
+std::unique_ptr<Pass> mlir::fuel::createFuelSerializeExecutablePass(
+    FuelSerializeExecutablePassOptions options, Timer passTimers,
+    SerializeStats *stats) {
+  return std::make_unique<SerializeExecutablePass>(std::move(options),
+                                                   passTimers, stats);
+}

@@ -635,7 +635,7 @@ def FuelApplySchedulesPass
     `fuel.schedule` (a path such as `kernels/schedules/cpu/matmul.mlir`;
     the schedule files are compiled into fuel, so the bytes applied are the
     bytes of the source tree, from any working directory), the pass parses
-    the file, picks the named sequence of the target's ISA class (`@avx512`
+    the file (once per run, however many kernels name it), picks the named sequence of the target's ISA class (`@avx512`
     with avx512f, `@avx2` with avx2 and fma, `@generic` otherwise), binds
     the kernel function as its first argument and the shape parameters its
     other arguments ask for (`fuel.param`, docs/CPU-CODEGEN.md "Schedule
@@ -790,9 +790,14 @@ def FuelPlanBuffersPass : Pass<"fuel-plan-buffers", "mlir::ModuleOp"> {
     left unoutlined, a `func.call`), a strided `extract_slice` (outlining
     materialises those), a dynamic shape or an element type without a byte
     size, a dispatch naming no kernel or a kernel of no executable.
-    Known limits: one function per module is what serialization accepts;
-    the conflict scan and the reduction are quadratic in the number of
-    commands (a bit per pair of commands).
+    Known limits: one function per module is what serialization accepts.
+    Cost: near-linear in the commands. The conflicts come from a sweep
+    that keeps each byte range's last writer and its readers since
+    (fuel::plan::commandDependencies), and the reduction walks back no
+    further than a command's earliest conflict; packing finds a buffer's
+    neighbours in time through buckets of commands (a unit pays for what
+    is live around it, so a program where very many buffers live
+    throughout stays quadratic).
   }];
   let dependentDialects = ["mlir::fuel::FuelDialect"];
 }
