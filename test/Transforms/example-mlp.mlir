@@ -1,4 +1,4 @@
-// RUN: fuel-opt %S/../../examples/mlp.mlir -mlir-print-op-on-diagnostic=false \
+// RUN: fuel-opt --fuel-kernel-registry=%S/Inputs/kernel-registry.json %S/../../examples/mlp.mlir -mlir-print-op-on-diagnostic=false \
 // RUN:   --fuel-plan="topology=%topologies/cpu-cuda.json explain=true" \
 // RUN:   2>%t.remarks | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks

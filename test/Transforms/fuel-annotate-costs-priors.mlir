@@ -1,4 +1,4 @@
-// RUN: fuel-opt %s --split-input-file -mlir-print-local-scope -verify-diagnostics \
+// RUN: fuel-opt --fuel-kernel-registry=%S/Inputs/kernel-registry.json %s --split-input-file -mlir-print-local-scope -verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(fuel-attach-topology{topology=%topologies/cpu-cuda-no-rates.json},func.func(fuel-form-nodes,fuel-enumerate-candidates,fuel-annotate-costs))' \
 // RUN:   | FileCheck %s
 

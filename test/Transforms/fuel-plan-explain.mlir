@@ -1,4 +1,4 @@
-// RUN: fuel-opt %s --split-input-file -verify-diagnostics \
+// RUN: fuel-opt --fuel-kernel-registry=%S/Inputs/kernel-registry.json %s --split-input-file -verify-diagnostics \
 // RUN:   --fuel-plan-candidates="topology=%topologies/cpu-cuda.json explain=true" -o /dev/null
 
 // The explain remarks of the pipeline on a CPU + GPU topology (times as in

@@ -1,7 +1,7 @@
-// RUN: fuel-opt %s --split-input-file -verify-diagnostics -mlir-print-local-scope \
+// RUN: fuel-opt --fuel-kernel-registry=%S/Inputs/kernel-registry.json %s --split-input-file -verify-diagnostics -mlir-print-local-scope \
 // RUN:   --fuel-plan-candidates="topology=%topologies/cpu-cuda.json price-transfers=false pinned-device=cuda:0 precision=deterministic explain=true" \
 // RUN:   | FileCheck %s
-// RUN: fuel-opt %s --split-input-file -verify-diagnostics -mlir-print-local-scope \
+// RUN: fuel-opt --fuel-kernel-registry=%S/Inputs/kernel-registry.json %s --split-input-file -verify-diagnostics -mlir-print-local-scope \
 // RUN:   --fuel-plan-candidates="topology=%topologies/cpu-cuda.json allow-cost-placement=false pinned-device=cuda:0 precision=deterministic explain=true" \
 // RUN:   | FileCheck %s
 

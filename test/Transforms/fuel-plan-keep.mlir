@@ -1,4 +1,4 @@
-// RUN: fuel-opt %s -verify-diagnostics -mlir-print-local-scope \
+// RUN: fuel-opt --fuel-kernel-registry=%S/Inputs/kernel-registry.json %s -verify-diagnostics -mlir-print-local-scope \
 // RUN:   --fuel-plan-candidates="topology=%topologies/cpu-cuda.json keep-per-device=1" | FileCheck %s
 
 // Tests what retention keeps with keep-per-device=1 on the real registry:

@@ -1,10 +1,10 @@
-// RUN: fuel-opt %s -mlir-print-local-scope \
+// RUN: fuel-opt --fuel-kernel-registry=%S/Inputs/kernel-registry.json %s -mlir-print-local-scope \
 // RUN:   --pass-pipeline='builtin.module(fuel-attach-topology{topology=%topologies/cpu-cuda.json kernel-sources=openblas,generated},func.func(fuel-form-nodes,fuel-enumerate-candidates{kernel-sources=blis,cublas}))' \
 // RUN:   | FileCheck %s --check-prefix=OPTION
-// RUN: fuel-opt %s -mlir-print-local-scope \
+// RUN: fuel-opt --fuel-kernel-registry=%S/Inputs/kernel-registry.json %s -mlir-print-local-scope \
 // RUN:   --fuel-plan="topology=%topologies/cpu-cuda.json kernel-sources=generated" \
 // RUN:   | FileCheck %s --check-prefix=PLAN
-// RUN: fuel-opt %s -mlir-print-local-scope \
+// RUN: fuel-opt --fuel-kernel-registry=%S/Inputs/kernel-registry.json %s -mlir-print-local-scope \
 // RUN:   --fuel-plan="topology=%topologies/cpu-cuda.json kernel-sources=openblas,blis" \
 // RUN:   | FileCheck %s --check-prefix=LIBS
 

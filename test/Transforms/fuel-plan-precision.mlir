@@ -1,10 +1,10 @@
-// RUN: fuel-opt %s -mlir-print-local-scope \
+// RUN: fuel-opt --fuel-kernel-registry=%S/Inputs/kernel-registry.json %s -mlir-print-local-scope \
 // RUN:   --fuel-plan-candidates="topology=%topologies/cpu-only.json" | FileCheck %s --check-prefix=NONE
-// RUN: fuel-opt %s -mlir-print-local-scope \
+// RUN: fuel-opt --fuel-kernel-registry=%S/Inputs/kernel-registry.json %s -mlir-print-local-scope \
 // RUN:   --fuel-plan-candidates="topology=%topologies/cpu-only.json precision=deterministic" | FileCheck %s --check-prefix=DET
-// RUN: fuel-opt %s -mlir-print-local-scope \
+// RUN: fuel-opt --fuel-kernel-registry=%S/Inputs/kernel-registry.json %s -mlir-print-local-scope \
 // RUN:   --fuel-plan-candidates="topology=%topologies/cpu-only.json precision=bit-stable" | FileCheck %s --check-prefix=DET
-// RUN: fuel-opt %s -mlir-print-local-scope \
+// RUN: fuel-opt --fuel-kernel-registry=%S/Inputs/kernel-registry.json %s -mlir-print-local-scope \
 // RUN:   --fuel-plan-candidates="topology=%topologies/cpu-only.json prefer-bit-stable=true" | FileCheck %s --check-prefix=DET
 
 // Tests that the precision requirement changes the winner on the host

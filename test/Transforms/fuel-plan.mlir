@@ -1,11 +1,11 @@
-// RUN: fuel-opt %s --split-input-file -mlir-print-local-scope \
+// RUN: fuel-opt --fuel-kernel-registry=%S/Inputs/kernel-registry.json %s --split-input-file -mlir-print-local-scope \
 // RUN:   --fuel-plan-candidates="topology=%topologies/cpu-cuda.json" | FileCheck %s
-// RUN: fuel-opt %s --split-input-file -mlir-print-local-scope \
+// RUN: fuel-opt --fuel-kernel-registry=%S/Inputs/kernel-registry.json %s --split-input-file -mlir-print-local-scope \
 // RUN:   --fuel-plan="topology=%topologies/cpu-cuda.json" | FileCheck %s --check-prefix=PLAN
-// RUN: fuel-opt %s --split-input-file --fuel-plan="topology=%topologies/cpu-cuda.json" -o %t1
-// RUN: fuel-opt %t1 --split-input-file --fuel-plan="topology=%topologies/cpu-cuda.json" -o %t2
+// RUN: fuel-opt --fuel-kernel-registry=%S/Inputs/kernel-registry.json %s --split-input-file --fuel-plan="topology=%topologies/cpu-cuda.json" -o %t1
+// RUN: fuel-opt --fuel-kernel-registry=%S/Inputs/kernel-registry.json %t1 --split-input-file --fuel-plan="topology=%topologies/cpu-cuda.json" -o %t2
 // RUN: diff %t1 %t2
-// RUN: fuel-opt %s --fuel-plan="topology=%topologies/cpu-cuda.json" \
+// RUN: fuel-opt --fuel-kernel-registry=%S/Inputs/kernel-registry.json %s --fuel-plan="topology=%topologies/cpu-cuda.json" \
 // RUN:   -mlir-pass-statistics -mlir-pass-statistics-display=list -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=%if stats %{STATS%} %else %{NOSTATS%}
 

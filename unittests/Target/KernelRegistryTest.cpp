@@ -197,7 +197,7 @@ TEST(KernelRegistry, Revisions) {
   changed.schedule += " ";
   EXPECT_NE(changed.computeRevision(), base);
   changed = r;
-  changed.efficiencyCompute = std::nextafter(r.efficiencyCompute, 1.0);
+  changed.efficiencyCompute = std::nextafter(r.efficiencyCompute, 0.0);
   EXPECT_NE(changed.computeRevision(), base);
   changed = r;
   changed.precision.note += ".";
