@@ -95,6 +95,55 @@ bool cpuHasFlag(const std::string &flag) {
   return false;
 }
 
+const char *hostIsaName() {
+  return cpuHasFlag("avx512f") ? "avx512f"
+         : cpuHasFlag("avx2")  ? "avx2"
+                               : "no avx2";
+}
+
+void parseBenchOptions(int argc, char **argv, BenchOptions &o,
+                       void (*usage)()) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](const char *key) -> const char * {
+      size_t n = std::strlen(key);
+      return arg.compare(0, n, key) == 0 ? argv[i] + n : nullptr;
+    };
+    if (const char *v = value("--threads=")) {
+      std::string t = v;
+      if (t == "1")
+        o.all = false;
+      else if (t == "all")
+        o.one = false;
+      else if (t != "both")
+        usage();
+    } else if (const char *v = value("--rounds=")) {
+      o.rounds.rounds = unsigned(std::atoi(v));
+      if (!o.rounds.rounds)
+        usage();
+    } else if (arg == "--quick") {
+      o.rounds.rounds = 4;
+      o.rounds.burstMs = 5;
+    } else if (arg == "--smoke") {
+      o.rounds.rounds = 1;
+      o.rounds.warmupCalls = 0;
+      o.rounds.burstMs = 0;
+      o.rounds.minCalls = 1;
+      o.rounds.coolDownMs = 0;
+    } else if (const char *v = value("--only=")) {
+      o.only = v;
+    } else if (const char *v = value("--topology=")) {
+      o.topology = v;
+    } else if (const char *v = value("--plan=")) {
+      o.plan = v;
+    } else if (const char *v = value("--shim-dir=")) {
+      o.shimDir = v;
+    } else {
+      usage();
+    }
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Floats, statistics, checks
 //===----------------------------------------------------------------------===//

@@ -173,6 +173,25 @@ struct RoundOptions {
   unsigned coolDownMs = 300; ///< Sleep between contenders of different pools.
 };
 
+/// The command-line options the kernel benchmarks share.
+struct BenchOptions {
+  bool one = true, all = true; ///< --threads=1|all|both
+  RoundOptions rounds;         ///< --rounds=N, --quick, --smoke
+  std::string only;            ///< --only=NAME (each benchmark checks NAME)
+  std::string topology, plan;  ///< --topology=FILE, --plan=OPTIONS
+  std::string shimDir;         ///< --shim-dir=DIR
+};
+
+/// Reads argv[1..argc) into `options`: --threads=, --rounds=, --quick,
+/// --smoke (every contender run and checked once: one round of one call, no
+/// warm-up or cool-down), --only=, --topology=, --plan=, --shim-dir=.
+/// Anything else, or a bad value, calls `usage` (which must not return).
+void parseBenchOptions(int argc, char **argv, BenchOptions &options,
+                       void (*usage)());
+
+/// The host's vector ISA as the benchmarks' banners print it.
+const char *hostIsaName();
+
 /// The samples of interleaved rounds, in milliseconds.
 struct Timings {
   /// [contender][round][call].

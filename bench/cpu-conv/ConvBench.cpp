@@ -73,11 +73,7 @@ const Layer kLayers[] = {
     {"resnet-28x28x128-nhwc", true, 1, 128, 30, 30, 128, 3, 3, 1},
 };
 
-struct Options {
-  bool one = true, all = true;
-  RoundOptions rounds;
-  std::string only, topology, plan, shimDir;
-};
+using Options = BenchOptions;
 
 std::string dims(const std::vector<int> &d) {
   std::string s = "tensor<";
@@ -293,55 +289,12 @@ void benchLayer(const Options &o, const Layer &l,
 int main(int argc, char **argv) {
   setProgramName("fuel-bench-cpu-conv");
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](const char *key) -> const char * {
-      size_t n = std::strlen(key);
-      return arg.compare(0, n, key) == 0 ? argv[i] + n : nullptr;
-    };
-    if (const char *v = value("--threads=")) {
-      std::string t = v;
-      if (t == "1")
-        o.all = false;
-      else if (t == "all")
-        o.one = false;
-      else if (t != "both")
-        usage();
-    } else if (const char *v = value("--rounds=")) {
-      o.rounds.rounds = unsigned(std::atoi(v));
-      if (!o.rounds.rounds)
-        usage();
-    } else if (arg == "--quick") {
-      o.rounds.rounds = 4;
-      o.rounds.burstMs = 5;
-    } else if (arg == "--smoke") {
-      // Every program compiled, every contender run and checked once; the
-      // figures printed mean nothing (ctest fuel-bench-cpu-conv-smoke).
-      o.rounds.rounds = 1;
-      o.rounds.warmupCalls = 0;
-      o.rounds.burstMs = 0;
-      o.rounds.minCalls = 1;
-      o.rounds.coolDownMs = 0;
-    } else if (const char *v = value("--only=")) {
-      o.only = v;
-    } else if (const char *v = value("--topology=")) {
-      o.topology = v;
-    } else if (const char *v = value("--plan=")) {
-      o.plan = v;
-    } else if (const char *v = value("--shim-dir=")) {
-      o.shimDir = v;
-    } else {
-      usage();
-    }
-  }
+  parseBenchOptions(argc, argv, o, usage);
   unsigned cores = coreCount();
   auto obSerial = openOpenBlas(false);
   auto obThreaded = openOpenBlas(true, /*optional=*/true);
   std::printf("fuel-bench-cpu-conv: %u cores, %s; %s; OpenBLAS %s, %s\n", cores,
-              cpuHasFlag("avx512f") ? "avx512f"
-              : cpuHasFlag("avx2")  ? "avx2"
-                                    : "no avx2",
-              fuelCompilePath().c_str(), obSerial->path.c_str(),
+              hostIsaName(), fuelCompilePath().c_str(), obSerial->path.c_str(),
               obThreaded ? obThreaded->path.c_str() : "no pthread flavour");
   std::printf("%u rounds, bursts of >= %.0f ms, %u ms cool-down between "
               "thread pools; ms as best / median of every call; ratios are "

@@ -67,11 +67,7 @@ const Shape kShapes[] = {
     {2, 256, 256, 256},
 };
 
-struct Options {
-  bool one = true, all = true;
-  RoundOptions rounds;
-  std::string only, topology, plan, shimDir;
-};
+using Options = BenchOptions;
 
 std::string tensor(const Shape &s, int rows, int cols) {
   std::string t = "tensor<";
@@ -293,60 +289,17 @@ void benchShape(const Options &o, const Shape &s,
 int main(int argc, char **argv) {
   setProgramName("fuel-bench-cpu-kernels");
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](const char *key) -> const char * {
-      size_t n = std::strlen(key);
-      return arg.compare(0, n, key) == 0 ? argv[i] + n : nullptr;
-    };
-    if (const char *v = value("--threads=")) {
-      std::string t = v;
-      if (t == "1")
-        o.all = false;
-      else if (t == "all")
-        o.one = false;
-      else if (t != "both")
-        usage();
-    } else if (const char *v = value("--rounds=")) {
-      o.rounds.rounds = unsigned(std::atoi(v));
-      if (!o.rounds.rounds)
-        usage();
-    } else if (const char *v = value("--only=")) {
-      o.only = v;
-      if (o.only != "matmul" && o.only != "batch_matmul")
-        usage();
-    } else if (arg == "--quick") {
-      o.rounds.rounds = 4;
-      o.rounds.burstMs = 5;
-    } else if (arg == "--smoke") {
-      // Every program compiled, every contender run and checked once; the
-      // figures printed mean nothing (ctest fuel-bench-cpu-kernels-smoke).
-      o.rounds.rounds = 1;
-      o.rounds.warmupCalls = 0;
-      o.rounds.burstMs = 0;
-      o.rounds.minCalls = 1;
-      o.rounds.coolDownMs = 0;
-    } else if (const char *v = value("--topology=")) {
-      o.topology = v;
-    } else if (const char *v = value("--plan=")) {
-      o.plan = v;
-    } else if (const char *v = value("--shim-dir=")) {
-      o.shimDir = v;
-    } else {
-      usage();
-    }
-  }
+  parseBenchOptions(argc, argv, o, usage);
+  if (!o.only.empty() && o.only != "matmul" && o.only != "batch_matmul")
+    usage();
   unsigned cores = coreCount();
   auto obSerial = openOpenBlas(false), blisSerial = openBlis(false);
   auto obThreaded = openOpenBlas(true, /*optional=*/true);
   auto blisThreaded = openBlis(true, /*optional=*/true);
   std::printf("fuel-bench-cpu-kernels: %u cores, %s; %s; OpenBLAS %s, %s; "
               "BLIS %s, %s\n",
-              cores,
-              cpuHasFlag("avx512f") ? "avx512f"
-              : cpuHasFlag("avx2")  ? "avx2"
-                                    : "no avx2",
-              fuelCompilePath().c_str(), obSerial->path.c_str(),
+              cores, hostIsaName(), fuelCompilePath().c_str(),
+              obSerial->path.c_str(),
               obThreaded ? obThreaded->path.c_str() : "no pthread flavour",
               blisSerial->path.c_str(),
               blisThreaded ? blisThreaded->path.c_str() : "no pthread flavour");
