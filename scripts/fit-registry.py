@@ -44,11 +44,12 @@ import json
 import math
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
+
+from fueltools import Fail, run, tool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -199,24 +200,6 @@ SHAPES = {
     "generic": (prog_generic, [
         (256, 1024), (1024, 1024), (2048, 2048), (16, 16)], 3),
 }
-
-
-class Fail(Exception):
-    pass
-
-
-def tool(build, name):
-    path = os.path.join(build, "bin", name)
-    if not os.path.exists(path):
-        raise Fail(f"{path} is missing; build it first (scripts/build.sh)")
-    return path
-
-
-def run(cmd):
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        raise Fail("failed: " + " ".join(cmd) + "\n" + r.stdout + r.stderr)
-    return r.stdout
 
 
 def cpu_device(topology):

@@ -23,24 +23,14 @@ import json
 import math
 import os
 import re
-import subprocess
 import sys
 import tempfile
+
+from fueltools import Fail, run, tool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = ["mlp", "convnet", "transformer"]
 NODE = re.compile(r"fuel\.node (\d+) (\w+) \(.*?\) : \((.*?)\) -> (\S+)")
-
-
-class Fail(Exception):
-    pass
-
-
-def run(cmd):
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        raise Fail("failed: " + " ".join(cmd) + "\n" + r.stdout + r.stderr)
-    return r.stdout
 
 
 def short(types):
@@ -58,10 +48,7 @@ def main():
     ap.add_argument("--json", default="", help="also write the rows as JSON")
     args = ap.parse_args()
     build = os.environ.get("FUEL_BUILD_DIR", os.path.join(ROOT, "build"))
-    bins = {t: os.path.join(build, "bin", t) for t in ("fuel-compile", "fuel-run", "fuel-topology")}
-    for t, p in bins.items():
-        if not os.path.exists(p):
-            raise Fail(f"{p} is missing; build it first (scripts/build.sh)")
+    bins = {t: tool(build, t) for t in ("fuel-compile", "fuel-run", "fuel-topology")}
     examples = args.examples or [os.path.join(ROOT, "examples", e + ".mlir") for e in EXAMPLES]
     out_rows = []
     with tempfile.TemporaryDirectory(prefix="fuel-predicted-") as work:

@@ -294,22 +294,6 @@ static void registerPasses() {
   registerFuelConversionPasses();
 }
 
-/// Prints the assembly of every cpu kernel module of `module` (in the LLVM
-/// dialect), each for the target its schedules were chosen for: the code
-/// the executable's shared object holds, before linking.
-static LogicalResult printCpuAssembly(ModuleOp module, llvm::raw_ostream &os) {
-  for (ModuleOp kernels : getCpuKernelModules(module)) {
-    FailureOr<CpuTargetSpec> target = resolveCpuTarget(kernels);
-    if (failed(target))
-      return failure();
-    FailureOr<std::string> text = emitCpuAssembly(kernels, *target);
-    if (failed(text))
-      return failure();
-    os << *text;
-  }
-  return success();
-}
-
 /// Checks that an explicit `--topology` agrees with the one an already
 /// planned module was planned for.
 static LogicalResult checkStampedTopology(ModuleOp module) {
@@ -458,7 +442,7 @@ int main(int argc, char **argv) {
   if (irOutput) {
     TimingScope printing = rootTiming.nest("Output");
     if (emitStage == Stage::Asm) {
-      if (failed(printCpuAssembly(*module, irOutput->os())))
+      if (failed(printCpuKernelsAssembly(*module, irOutput->os())))
         return 1;
     } else {
       module->print(irOutput->os());

@@ -26,6 +26,12 @@ void buildLowerPipeline(OpPassManager &pm);
 /// Registers the `fuel-lower` pipeline.
 void registerFuelLowerPipeline();
 
+/// Prints the assembly of every cpu kernel module of `root` (in the LLVM
+/// dialect), each for the target its schedules were chosen for: the code the
+/// executable's shared object holds, before linking. `fuel-compile
+/// --emit=asm` and `test-fuel-emit-cpu-asm` print with it.
+LogicalResult printCpuKernelsAssembly(ModuleOp root, llvm::raw_ostream &os);
+
 /// Registers `test-fuel-emit-cpu-asm`: prints the assembly of each cpu
 /// kernel module (in the LLVM dialect) for its stamped target.
 void registerTestFuelEmitCpuAsmPass();

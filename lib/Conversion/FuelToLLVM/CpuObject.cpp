@@ -201,21 +201,28 @@ std::string undefinedCall(llvm::ArrayRef<llvm::Module *> modules) {
   return "";
 }
 
+/// Runs O3 on a translated module as one part and checks that it calls
+/// nothing outside itself; errors at `module`.
+LogicalResult optimizeWhole(ModuleOp module, CompiledModule &compiled,
+                            Timer &timing, CpuObjectTimes *times) {
+  {
+    Step optimizing(timing, "LLVM O3",
+                    counter(times, &CpuObjectTimes::optimize));
+    runO3(*compiled.module, *compiled.machine);
+  }
+  std::string undefined = undefinedCall({compiled.module.get()});
+  if (!undefined.empty())
+    return module.emitError() << undefined;
+  return success();
+}
+
 /// `module` as optimised LLVM IR for `target`, with the target machine that
 /// compiles it; errors at the module.
 FailureOr<CompiledModule> optimize(ModuleOp module, const CpuTargetSpec &target,
                                    Timer &timing, CpuObjectTimes *times) {
   FailureOr<CompiledModule> result = translate(module, target, timing, times);
-  if (failed(result))
+  if (failed(result) || failed(optimizeWhole(module, *result, timing, times)))
     return failure();
-  {
-    Step optimizing(timing, "LLVM O3",
-                    counter(times, &CpuObjectTimes::optimize));
-    runO3(*result->module, *result->machine);
-  }
-  std::string undefined = undefinedCall({result->module.get()});
-  if (!undefined.empty())
-    return module.emitError() << undefined;
   return result;
 }
 
@@ -379,14 +386,8 @@ mlir::fuel::emitCpuSharedObject(ModuleOp llvmModule,
       return failure();
     objects = std::move(*compiled);
   } else {
-    {
-      Step optimizing(timing, "LLVM O3",
-                      counter(times, &CpuObjectTimes::optimize));
-      runO3(*whole->module, *whole->machine);
-    }
-    std::string undefined = undefinedCall({whole->module.get()});
-    if (!undefined.empty())
-      return llvmModule.emitError() << undefined;
+    if (failed(optimizeWhole(llvmModule, *whole, timing, times)))
+      return failure();
     FailureOr<SmallString<0>> object = emitFile(
         llvmModule, *whole, llvm::CodeGenFileType::ObjectFile, timing, times);
     if (failed(object))

@@ -3,7 +3,8 @@
 // test-fuel-emit-cpu-asm: prints, for each cpu kernel module in the LLVM
 // dialect (after convert-fuel-to-llvm), the assembly emitCpuSharedObject
 // would link, for the module's stamped target. For lit tests of code
-// generation for targets other than the host (e.g. AVX-512).
+// generation for targets other than the host (e.g. AVX-512). The printing
+// itself, printCpuKernelsAssembly, is also `fuel-compile --emit=asm`'s.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,19 +32,26 @@ struct TestEmitCpuAsmPass
   }
 
   void runOnOperation() override {
-    for (ModuleOp kernels : getCpuKernelModules(getOperation())) {
-      FailureOr<CpuTargetSpec> target = resolveCpuTarget(kernels);
-      if (failed(target))
-        return signalPassFailure();
-      FailureOr<std::string> text = emitCpuAssembly(kernels, *target);
-      if (failed(text))
-        return signalPassFailure();
-      llvm::outs() << *text;
-    }
+    if (failed(printCpuKernelsAssembly(getOperation(), llvm::outs())))
+      return signalPassFailure();
     markAllAnalysesPreserved();
   }
 };
 } // namespace
+
+LogicalResult mlir::fuel::printCpuKernelsAssembly(ModuleOp root,
+                                                  llvm::raw_ostream &os) {
+  for (ModuleOp kernels : getCpuKernelModules(root)) {
+    FailureOr<CpuTargetSpec> target = resolveCpuTarget(kernels);
+    if (failed(target))
+      return failure();
+    FailureOr<std::string> text = emitCpuAssembly(kernels, *target);
+    if (failed(text))
+      return failure();
+    os << *text;
+  }
+  return success();
+}
 
 void mlir::fuel::registerTestFuelEmitCpuAsmPass() {
   PassRegistration<TestEmitCpuAsmPass>();
