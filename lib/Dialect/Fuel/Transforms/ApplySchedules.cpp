@@ -316,12 +316,6 @@ struct ApplySchedulesPass
     Value panels, unpacked;
   };
 
-  /// When every dispatch of `kernel` binds a dense f32 `arith.constant` (a
-  /// weight) as the root's B, replaces each such constant by a constant of
-  /// its panel layout (packed once, here, into what becomes the constant
-  /// segment) and the kernel's B binding by one of the panel type; the
-  /// dispatches keep their node and prediction, so the plan is unchanged.
-  /// None when some dispatch binds another value, or there is none.
   /// The dispatches of `kernel` when every one binds a dense f32
   /// `arith.constant` as the root's B (and there is one), else none.
   std::optional<SmallVector<DispatchOp>>
@@ -357,15 +351,15 @@ struct ApplySchedulesPass
     return dispatches;
   }
 
-  std::optional<ConstantB> prepackConstantB(RewriterBase &rewriter,
-                                            func::FuncOp kernel,
-                                            linalg::LinalgOp root,
-                                            int64_t panel) {
-    std::optional<SmallVector<DispatchOp>> found =
-        constantBDispatches(kernel, root);
-    if (!found)
-      return std::nullopt;
-    SmallVector<DispatchOp> &dispatches = *found;
+  /// Given `dispatches`, every dispatch of `kernel`, each binding a dense
+  /// f32 `arith.constant` (a weight) as the root's B (constantBDispatches):
+  /// replaces each such constant by a constant of its panel layout (packed
+  /// once, here, into what becomes the constant segment) and the kernel's B
+  /// binding by one of the panel type; the dispatches keep their node and
+  /// prediction, so the plan is unchanged.
+  ConstantB prepackConstantB(RewriterBase &rewriter, func::FuncOp kernel,
+                             linalg::LinalgOp root, int64_t panel,
+                             ArrayRef<DispatchOp> dispatches) {
     auto toTensor =
         root.getDpsInputs()[1].getDefiningOp<bufferization::ToTensorOp>();
     auto arg = cast<BlockArgument>(toTensor.getBuffer());
@@ -437,14 +431,18 @@ struct ApplySchedulesPass
     // matmul root whose N is a multiple of P (PackMatmul.h), else on the
     // kernel as it is.
     Packing packing;
+    // The dispatches binding B as a constant, which is then packed at
+    // compile time; found once, when the root can be packed.
+    std::optional<SmallVector<DispatchOp>> constantB;
     // The dialect verifies that the width is a positive i64.
     if (auto panel =
             sequence->getAttrOfType<IntegerAttr>(kernel_attr::kSchedulePackB)) {
       packing.panel = panel.getInt();
       packing.packed = canPackMatmulB(root, packing.panel);
-      if (packing.packed &&
-          sequence->hasAttr(kernel_attr::kSchedulePackBIfConstant))
-        packing.packed = constantBDispatches(kernel, root).has_value();
+      if (packing.packed)
+        constantB = constantBDispatches(kernel, root);
+      if (sequence->hasAttr(kernel_attr::kSchedulePackBIfConstant))
+        packing.packed = packing.packed && constantB.has_value();
     }
     for (unsigned i = 1; i < args.size(); ++i) {
       auto spec =
@@ -476,11 +474,14 @@ struct ApplySchedulesPass
     // form is made after they are computed.
     if (packing.packed) {
       IRRewriter rewriter(&getContext());
-      auto constantB = prepackConstantB(rewriter, kernel, root, packing.panel);
+      std::optional<ConstantB> packedB;
+      if (constantB)
+        packedB =
+            prepackConstantB(rewriter, kernel, root, packing.panel, *constantB);
       packMatmulB(rewriter, root, packing.panel,
-                  constantB ? constantB->panels : Value());
-      if (constantB && constantB->unpacked.use_empty())
-        rewriter.eraseOp(constantB->unpacked.getDefiningOp());
+                  packedB ? packedB->panels : Value());
+      if (packedB && packedB->unpacked.use_empty())
+        rewriter.eraseOp(packedB->unpacked.getDefiningOp());
     }
 
     transform::TransformOptions options;
