@@ -1,0 +1,134 @@
+//===- Compiler.h - fuel as a stage of a caller's compiler ------*- C++ -*-===//
+//
+// The C++ compile API: what a frontend that builds MLIR on tensors calls to
+// plan and lower it with fuel, either inside its own pass manager (register
+// the dialects and passes, add the pipelines) or in one call (compile, which
+// returns the executable's bytes). Errors are reported as diagnostics
+// through the caller's MLIRContext, at the offending op. docs/EMBEDDING.md
+// describes the API, its stability and its threading rules.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUEL_COMPILER_COMPILER_H
+#define FUEL_COMPILER_COMPILER_H
+
+#include "fuel/Planner/Placement.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "mlir/Support/Timing.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace fuel::target {
+class KernelRegistry;
+} // namespace fuel::target
+
+namespace mlir {
+class DialectRegistry;
+class OpPassManager;
+class PassManager;
+} // namespace mlir
+
+namespace mlir::fuel {
+
+struct SerializeStats;
+
+/// Inserts into `registry` every dialect, interface extension and LLVM IR
+/// translation that fuel's input, planning and lowering use: the fuel
+/// dialect, and func, arith, math, linalg, tensor, bufferization, memref,
+/// scf, vector, affine, transform and llvm with their extensions.
+void registerCompilerDialects(DialectRegistry &registry);
+
+/// Registers fuel's passes and pipelines (the fuel-* passes,
+/// convert-fuel-to-llvm, fuel-plan, fuel-plan-candidates and fuel-lower)
+/// with the global pass registry, so that a textual pipeline may name them.
+/// Idempotent; safe to call from several threads.
+void registerCompilerPasses();
+
+/// The planning options (the options of the fuel-plan pipeline, SEMANTICS
+/// §9), typed. The defaults are fuel-plan's.
+struct PlanningOptions {
+  /// A topology JSON file, "probe" (this machine), or empty: the module's
+  /// stamped topology, else the built-in default.
+  std::string topology;
+  /// none, reference, deterministic, or a list such as
+  /// "bit-stable,ulp<=1,rel<=1e-5".
+  std::string precision = "none";
+  bool preferBitStable = false;
+  /// The decision device of unpinned nodes ("cpu", "cuda:0", ...) or "none".
+  std::string pinnedDevice = "cpu";
+  bool priceTransfers = true;
+  bool allowCostPlacement = true;
+  bool requireTransferPricing = false;
+  /// Kernel sources to admit (generated, openblas, blis, cublas); empty:
+  /// every source.
+  std::vector<std::string> kernelSources;
+  /// Candidates kept per device (0 means 1).
+  unsigned keepPerDevice = 32;
+  ::fuel::plan::PlacementAlgorithm placementAlgorithm =
+      ::fuel::plan::PlacementAlgorithm::Auto;
+  /// Files the plan is exported to or imported from; empty: none.
+  std::string exportPlan, importPlan, exportDot;
+  /// Emit a remark per node explaining its placement.
+  bool explain = false;
+};
+
+/// The IR stages of docs/ARCHITECTURE.md, in pipeline order.
+enum class CompileStage {
+  Planned,    // after fuel-plan
+  Outlined,   // after fuel-outline-kernels
+  Kernels,    // after fuel-apply-schedules
+  Bufferized, // after fuel-bufferize-kernels
+  Host,       // after fuel-plan-buffers
+  Llvm,       // after convert-fuel-to-llvm
+};
+
+/// Adds the fuel-plan pipeline with `options` to `pm` (anchored on
+/// builtin.module). A bad option value is reported when the pipeline runs,
+/// as a diagnostic at the module.
+void addPlanningPipeline(OpPassManager &pm, const PlanningOptions &options);
+
+/// Adds the lowering passes after planning, through `last`, to `pm`
+/// (anchored on builtin.module).
+void addLoweringPipeline(OpPassManager &pm,
+                         CompileStage last = CompileStage::Llvm);
+
+/// How `compile` and `lower` run.
+struct CompileOptions {
+  /// Used when the module is not planned yet. A module that is already
+  /// planned (a stamped topology, every node placed) is lowered as it is;
+  /// then a non-empty `planning.topology` must have the stamp's hash, and
+  /// the other planning options must keep their defaults.
+  PlanningOptions planning;
+  /// The kernel registry the planning passes read; null: the built-in one.
+  /// Must outlive the call.
+  const ::fuel::target::KernelRegistry *kernelRegistry = nullptr;
+  /// Called on the pass manager before it runs, to add instrumentation or
+  /// apply command-line options; a failure stops the compile.
+  std::function<LogicalResult(PassManager &)> configurePassManager;
+  /// When set, the passes (and serialization's steps, nested in it) are
+  /// timed in this scope.
+  TimingScope *timing = nullptr;
+  /// When set, serialization's counts and wall seconds are written here.
+  SerializeStats *stats = nullptr;
+};
+
+/// Plans `module` (unless it is planned) and lowers it in place through
+/// `stage`. Diagnostics go to the module's context.
+LogicalResult lower(ModuleOp module, const CompileOptions &options,
+                    CompileStage stage);
+
+/// Plans, lowers and serializes `module`, returning the executable's bytes
+/// (docs/EXECUTABLE-FORMAT.md), which libfuelrt loads. The module is
+/// lowered in place (clone it to keep it). The same module, topology and
+/// options give the same bytes. Diagnostics go to the module's context.
+FailureOr<std::vector<uint8_t>> compile(ModuleOp module,
+                                        const CompileOptions &options = {});
+
+} // namespace mlir::fuel
+
+#endif // FUEL_COMPILER_COMPILER_H
