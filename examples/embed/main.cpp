@@ -31,9 +31,11 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 using namespace mlir;
@@ -59,7 +61,7 @@ void buildNetwork(ModuleOp module) {
   b.setInsertionPointToEnd(module.getBody());
   auto fn = func::FuncOp::create(b, loc, "mlp2",
                                  b.getFunctionType({x, w1, b1, w2}, {y}));
-  auto host = fuel::DeviceAttr::getHost(ctx);
+  auto host = mlir::fuel::DeviceAttr::getHost(ctx);
   for (unsigned i = 0; i < fn.getNumArguments(); ++i)
     fn.setArgAttr(i, "fuel.residency", host);
   fn.setResultAttr(0, "fuel.residency", host);
@@ -103,7 +105,7 @@ void buildNetwork(ModuleOp module) {
           .getResult(0);
   auto out = linalg::MatmulOp::create(b, loc, TypeRange{y},
                                       ValueRange{hAct, w2s}, ValueRange{yAcc});
-  out->setAttr(fuel::FuelDialect::kPinAttrName, host);
+  out->setAttr(mlir::fuel::FuelDialect::kPinAttrName, host);
   func::ReturnOp::create(b, loc, out.getResult(0));
 }
 
@@ -149,7 +151,7 @@ int fail(const char *what, const std::string &why = "") {
 int main() {
   // 1. Build the network, as a frontend's importer would.
   DialectRegistry registry;
-  fuel::registerCompilerDialects(registry);
+  mlir::fuel::registerCompilerDialects(registry);
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
   OwningOpRef<ModuleOp> module =
@@ -161,8 +163,8 @@ int main() {
   // 2. Plan and lower it with fuel: diagnostics go to the context (printed
   // to stderr by default); the built-in topology, so the plan is the same
   // on every machine.
-  fuel::CompileOptions options;
-  FailureOr<std::vector<uint8_t>> bytes = fuel::compile(*module, options);
+  mlir::fuel::CompileOptions options;
+  FailureOr<std::vector<uint8_t>> bytes = mlir::fuel::compile(*module, options);
   if (failed(bytes))
     return fail("mlir::fuel::compile failed (see the diagnostics above)");
   std::printf("compiled @mlp2: %zu bytes of executable\n", bytes->size());
