@@ -192,11 +192,16 @@ def step_embed(args):
     cache = read_cache(build)
     check(cache.get("Fuel_DIR", "").startswith(prefix),
           "Fuel_DIR is not the installed package: " + cache.get("Fuel_DIR", ""))
-    # Nothing of the build or source tree is on its command lines.
+    # Nothing of the build or source tree is on its command lines, other
+    # than the work directory (which holds the prefix) and the example.
     for cmd in commands(build, "fuel-embed-example"):
+        rest = cmd.replace(os.path.abspath(args.work), "<work>")
         for d in (args.build, os.path.join(args.source, "include"),
                   os.path.join(args.source, "lib")):
-            check(d not in cmd, "a command names %s: %s" % (d, cmd))
+            check(os.path.abspath(d) not in rest,
+                  "a command names %s: %s" % (d, cmd))
+    check(any("libFuelCompiler.a" in c for c in commands(build, "fuel-embed-example")),
+          "the example does not link the installed libFuelCompiler.a")
     run(["ninja", "-C", build, "-j", str(args.jobs)])
     p = run([os.path.join(build, "fuel-embed-example")], expect_ok=False)
     sys.stdout.write(p.stdout)
