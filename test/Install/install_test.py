@@ -17,6 +17,9 @@ Steps (test/Install/CMakeLists.txt registers them, with CMake's paths):
               library or definition reaches its compile or link commands and
               that MLIR_DIR and LLVM_DIR are absent from its cache, and runs
               it.
+  capi        builds test/Install/capi-consumer, a C consumer of Fuel::CAPI
+              and Fuel::Runtime, against WORK/prefix and runs it on
+              examples/runtime-c/vadd.mlir.
   components  configures small projects asking the package for components:
               an unknown one, a too-new version, and (where the build had no
               compiler) Compiler, each failing with its reason.
@@ -133,6 +136,10 @@ def step_prefix(args):
     else:
         absent += ["bin/fuel-compile", "include/fuel",
                    "lib/cmake/fuel/FuelCompilerTargets.cmake"]
+    if args.capi:
+        expected += ["lib/libFuelCAPI.so", "include/fuel-c/Compiler.h"]
+    else:
+        absent += ["lib/libFuelCAPI.so", "include/fuel-c/Compiler.h"]
     for rel in expected:
         check(os.path.exists(os.path.join(prefix, rel)), "not installed: " + rel)
     for rel in absent:
@@ -323,6 +330,28 @@ def step_runtime_c(args):
 
 
 # ----------------------------------------------------------------------------
+# capi
+
+
+def step_capi(args):
+    prefix = os.path.join(args.work, "prefix")
+    build = fresh(os.path.join(args.work, "capi"))
+    run([args.cmake, "-S", os.path.join(os.path.dirname(__file__),
+                                        "capi-consumer"),
+         "-B", build, "-DCMAKE_PREFIX_PATH=" + prefix]
+        + consumer_cache_args(args))
+    run(["ninja", "-C", build, "-j", str(args.jobs)])
+    p = run([os.path.join(build, "fuel-capi-consumer"),
+             os.path.join(args.source, "examples/runtime-c/vadd.mlir")],
+            expect_ok=False)
+    sys.stdout.write(p.stdout)
+    sys.stderr.write(p.stderr)
+    check(p.returncode == 0, "fuel-capi-consumer exited with %d" % p.returncode)
+    check("ran c = a + b over 1000 elements: exact" in p.stdout,
+          "fuel-capi-consumer printed no result line")
+
+
+# ----------------------------------------------------------------------------
 # components
 
 
@@ -364,7 +393,7 @@ def step_components(args):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("step", choices=["prefix", "embed", "runtime-c",
+    ap.add_argument("step", choices=["prefix", "embed", "runtime-c", "capi",
                                      "components"])
     ap.add_argument("--cmake", default="cmake")
     ap.add_argument("--build", required=True, help="the fuel build tree")
@@ -372,6 +401,8 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--compiler", type=int, default=1,
                     help="1 when the build has FUEL_BUILD_COMPILER=ON")
+    ap.add_argument("--capi", type=int, default=0,
+                    help="1 when the build has libFuelCAPI.so")
     ap.add_argument("--c-compiler", default="")
     ap.add_argument("--cxx-compiler", default="")
     ap.add_argument("--launcher", default="")
@@ -380,7 +411,7 @@ def main():
     ap.add_argument("--executable", default="")
     args = ap.parse_args()
     {"prefix": step_prefix, "embed": step_embed, "runtime-c": step_runtime_c,
-     "components": step_components}[args.step](args)
+     "capi": step_capi, "components": step_components}[args.step](args)
     if failures:
         print("%d check(s) failed" % len(failures), file=sys.stderr)
         return 1
