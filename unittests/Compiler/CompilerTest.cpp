@@ -34,6 +34,7 @@
 #include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
@@ -643,6 +644,17 @@ TEST(CompilerTest, CompilerDialectsAloneCompileTheExamples) {
         rt, bytes->data(), bytes->size(), exe);
     EXPECT_TRUE(s) << s.message();
   }
+}
+
+TEST(CompilerTest, TheLibrariesDefineNoCommandLineOption) {
+  // Every option of a compile comes from CompileOptions: fuel's libraries
+  // (all linked into this test) register no global cl::opt, which a
+  // compile on another thread could see change.
+  registerCompilerPasses();
+  // LLVM's and MLIR's own options are there.
+  EXPECT_GT(llvm::cl::getRegisteredOptions().size(), 10u);
+  for (const auto &entry : llvm::cl::getRegisteredOptions())
+    EXPECT_FALSE(entry.first.starts_with("fuel")) << entry.first.str();
 }
 
 TEST(CompilerTest, ConcurrentCompilesInOwnContextsGiveTheSequentialBytes) {
