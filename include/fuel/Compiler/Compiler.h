@@ -38,10 +38,11 @@ namespace mlir::fuel {
 
 struct SerializeStats;
 
-/// Inserts into `registry` every dialect, interface extension and LLVM IR
-/// translation that fuel's input, planning and lowering use: the fuel
-/// dialect, and func, arith, math, linalg, tensor, bufferization, memref,
-/// scf, vector, affine, transform and llvm with their extensions.
+/// Inserts into `registry` every dialect, interface model, extension and
+/// LLVM IR translation that fuel's input, planning and lowering use, and no
+/// other dialect: the fuel dialect, and func, arith, math, linalg, tensor,
+/// bufferization, memref, scf, vector, x86vector, affine, cf, index, ub,
+/// transform and llvm with their interface models and extensions.
 void registerCompilerDialects(DialectRegistry &registry);
 
 /// Registers fuel's passes and pipelines (the fuel-* passes,
@@ -150,6 +151,13 @@ struct CompileOptions {
 /// may be partly lowered.
 LogicalResult lower(ModuleOp module, const CompileOptions &options,
                     CompileStage stage);
+
+/// The executable's bytes of `module` lowered through CompileStage::Llvm (by
+/// `lower`, or by a caller's pass manager with the pipelines above): what
+/// `compile` returns for it. The IR is not changed. Counts and wall seconds
+/// go to `stats` when it is not null. Diagnostics go to the module's context.
+FailureOr<std::vector<uint8_t>> serialize(ModuleOp module,
+                                          SerializeStats *stats = nullptr);
 
 /// Plans, lowers and serializes `module`, returning the executable's bytes
 /// (docs/EXECUTABLE-FORMAT.md), which libfuelrt loads. The module is
