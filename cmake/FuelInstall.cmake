@@ -159,6 +159,16 @@ else()
   set(FUEL_PACKAGE_MLIR_DIR_HINT)
 endif()
 
+# Everything the rules above install, for the targets that run the install
+# tests (check-fuel) to build first.
+add_custom_target(fuel-installed-targets)
+add_dependencies(fuel-installed-targets fuelrt fuel-shim-openblas
+  fuel-shim-blis fuel-run fuel-probe)
+if(FUEL_BUILD_COMPILER)
+  add_dependencies(fuel-installed-targets ${FUEL_COMPILER_INSTALL_TARGETS}
+    fuel-opt fuel-compile fuel-topology)
+endif()
+
 set(FUEL_PACKAGE_BUILT_COMPILER ${FUEL_BUILD_COMPILER})
 configure_package_config_file(
   ${FUEL_SOURCE_DIR}/cmake/FuelConfig.cmake.in
