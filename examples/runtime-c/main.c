@@ -135,6 +135,17 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s <executable.fuelx>\n", argv[0]);
     return 2;
   }
+  // A libfuelrt of another major version, or an older minor one, may lack
+  // or change what this program calls.
+  uint32_t version = fuelRuntimeCApiVersion();
+  if (version / 1000 != FUEL_RUNTIME_C_API_VERSION_MAJOR ||
+      version < FUEL_RUNTIME_C_API_VERSION) {
+    fprintf(stderr,
+            "fuel-runtime-c: libfuelrt has C API version %u, this program "
+            "was built for %u\n",
+            (unsigned)version, (unsigned)FUEL_RUNTIME_C_API_VERSION);
+    return 1;
+  }
   fuelRuntimeOptions options = {0};
   options.threads = 2;
   fuelRuntime rt = NULL;

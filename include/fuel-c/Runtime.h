@@ -31,6 +31,18 @@ extern "C" {
 #define FUEL_C_API
 #endif
 
+/* The version of this API. The major version changes when a declaration
+ * here changes incompatibly; the minor one when declarations are added
+ * (docs/EMBEDDING.md, "What is stable"). */
+#define FUEL_RUNTIME_C_API_VERSION_MAJOR 1
+#define FUEL_RUNTIME_C_API_VERSION_MINOR 0
+#define FUEL_RUNTIME_C_API_VERSION                                             \
+  (FUEL_RUNTIME_C_API_VERSION_MAJOR * 1000 + FUEL_RUNTIME_C_API_VERSION_MINOR)
+
+/* FUEL_RUNTIME_C_API_VERSION of the loaded libfuelrt, to check against the
+ * header a caller was built with. */
+FUEL_C_API uint32_t fuelRuntimeCApiVersion(void);
+
 /* Handles. */
 typedef struct fuelStatus_ *fuelStatus;
 typedef struct fuelRuntime_ *fuelRuntime;

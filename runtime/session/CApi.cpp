@@ -367,4 +367,6 @@ fuelStatus fuelSessionCommandLanes(fuelSession session, uint32_t *outLanes,
   return nullptr;
 }
 
+uint32_t fuelRuntimeCApiVersion(void) { return FUEL_RUNTIME_C_API_VERSION; }
+
 } // extern "C"
