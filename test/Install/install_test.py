@@ -7,7 +7,9 @@ Steps (test/Install/CMakeLists.txt registers them, with CMake's paths):
   prefix      installs the build tree into WORK/staged (cmake --install),
               moves it to WORK/prefix (relocation), checks the layout, that
               no installed file names the build or the source directory, and
-              that the installed tools run from the moved prefix.
+              that the installed tools run from the moved prefix (a matmul
+              on the OpenBLAS shim beside the moved libfuelrt.so, checked
+              against numpy).
   embed       configures examples/embed against WORK/prefix with only
               CMAKE_PREFIX_PATH (and the build's compiler), builds it and
               runs it: its result must match its own reference.
@@ -184,6 +186,51 @@ def step_prefix(args):
         p = run([os.path.join(prefix, "bin/fuel-opt"), "--version"],
                 expect_ok=False)
         check(p.returncode == 0, "installed fuel-opt --version: " + p.stderr)
+        check_shim_from_prefix(prefix, work)
+
+
+MATMUL = """\
+func.func @mm(%a: tensor<64x32xf32> {fuel.residency = #fuel.device<cpu>},
+              %b: tensor<32x48xf32> {fuel.residency = #fuel.device<cpu>})
+    -> (tensor<64x48xf32> {fuel.residency = #fuel.device<cpu>}) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x48xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<64x48xf32>)
+      -> tensor<64x48xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<64x32xf32>, tensor<32x48xf32>)
+      outs(%acc : tensor<64x48xf32>) -> tensor<64x48xf32>
+  return %c : tensor<64x48xf32>
+}
+"""
+
+
+def check_shim_from_prefix(prefix, work):
+    """The moved runtime finds the OpenBLAS shim beside libfuelrt.so: a
+    matmul compiled for it by the installed fuel-compile, run by the
+    installed fuel-run, matches numpy."""
+    import numpy as np
+    d = fresh(os.path.join(work, "shim"))
+    src = os.path.join(d, "mm.mlir")
+    with open(src, "w") as f:
+        f.write(MATMUL)
+    exe = os.path.join(d, "mm.fuelx")
+    run([os.path.join(prefix, "bin/fuel-compile"), src,
+         "--plan=kernel-sources=openblas", "-o", exe])
+    rng = np.random.default_rng(7)
+    a = rng.uniform(-1, 1, (64, 32)).astype(np.float32)
+    b = rng.uniform(-1, 1, (32, 48)).astype(np.float32)
+    c = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)
+    for name, v in (("a", a), ("b", b), ("c", c)):
+        np.save(os.path.join(d, name + ".npy"), v)
+    p = run([os.path.join(prefix, "bin/fuel-run"), exe,
+             "--input=@" + os.path.join(d, "a.npy"),
+             "--input=@" + os.path.join(d, "b.npy"),
+             "--expected-output=@" + os.path.join(d, "c.npy"),
+             "--tolerance=atol=1e-5,rtol=1e-5", "--report"], expect_ok=False)
+    check(p.returncode == 0, "installed fuel-run on an OpenBLAS matmul: %d %s"
+          % (p.returncode, p.stdout + p.stderr))
+    check("cpu.openblas.matmul_f32" in p.stdout,
+          "the matmul did not run on the OpenBLAS shim:\n" + p.stdout)
 
 
 # ----------------------------------------------------------------------------
