@@ -402,17 +402,23 @@ def step_capi(args):
 # components
 
 
-def configure_asking(args, name, find_args):
-    """Configures a project whose only line is find_package(Fuel ...)."""
+def configure_asking(args, name, find_args, extra=()):
+    """Configures a project whose only line is find_package(Fuel ...), then
+    prints which components were found."""
     src = fresh(os.path.join(args.work, "ask", name, "src"))
     with open(os.path.join(src, "CMakeLists.txt"), "w") as f:
         f.write("cmake_minimum_required(VERSION 3.20)\n"
                 "project(ask LANGUAGES NONE)\n"
-                "find_package(Fuel %s)\n" % find_args)
+                "find_package(Fuel %s)\n"
+                "foreach(c Runtime Dialect Passes Compiler CAPI)\n"
+                "  message(STATUS \"found ${c}: ${Fuel_${c}_FOUND}\")\n"
+                "endforeach()\n" % find_args)
     build = os.path.join(args.work, "ask", name, "build")
-    return run([args.cmake, "-S", src, "-B", build,
-                "-DCMAKE_PREFIX_PATH=" + os.path.join(args.work, "prefix")],
-               expect_ok=False)
+    cmd = [args.cmake, "-S", src, "-B", build,
+           "-DCMAKE_PREFIX_PATH=" + os.path.join(args.work, "prefix")]
+    if args.c_compiler:
+        cmd.append("-DCMAKE_C_COMPILER=" + args.c_compiler)
+    return run(cmd + list(extra), expect_ok=False)
 
 
 def step_components(args):
@@ -424,7 +430,27 @@ def step_components(args):
           "a too-new version: %d %s" % (p.returncode, p.stderr))
     p = configure_asking(args, "runtime", "REQUIRED COMPONENTS Runtime")
     check(p.returncode == 0, "Runtime alone: %d %s" % (p.returncode, p.stderr))
-    if not args.compiler:
+    if args.compiler:
+        p = configure_asking(args, "compiler", "REQUIRED COMPONENTS Compiler")
+        check(p.returncode == 0 and "found Compiler: TRUE" in p.stdout
+              and "found Dialect: TRUE" in p.stdout,
+              "Compiler: %d %s" % (p.returncode, p.stdout + p.stderr))
+        # Without MLIR: a required compiler component fails, naming MLIR; an
+        # optional one is only not found, and Runtime still is.
+        no_mlir = ["-DCMAKE_DISABLE_FIND_PACKAGE_MLIR=ON"]
+        p = configure_asking(args, "no-mlir", "REQUIRED COMPONENTS Compiler",
+                             no_mlir)
+        check(p.returncode != 0 and "MLIR" in p.stderr,
+              "Compiler without MLIR: %d %s" % (p.returncode, p.stderr))
+        p = configure_asking(args, "no-mlir-optional",
+                             "REQUIRED COMPONENTS Runtime OPTIONAL_COMPONENTS "
+                             "Compiler", no_mlir)
+        check(p.returncode == 0 and "found Runtime: TRUE" in p.stdout
+              and "found Compiler: TRUE" not in p.stdout
+              and "compiler components are not available" in p.stdout,
+              "optional Compiler without MLIR: %d %s" % (
+                  p.returncode, p.stdout + p.stderr))
+    else:
         p = configure_asking(args, "compiler", "REQUIRED COMPONENTS Compiler")
         check(p.returncode != 0 and "FUEL_BUILD_COMPILER=OFF" in p.stderr
               and "Compiler" in p.stderr,
