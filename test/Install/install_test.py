@@ -402,7 +402,7 @@ def step_capi(args):
 # components
 
 
-def configure_asking(args, name, find_args, extra=()):
+def configure_asking(args, name, find_args, extra=(), prefix=None):
     """Configures a project whose only line is find_package(Fuel ...), then
     prints which components were found."""
     src = fresh(os.path.join(args.work, "ask", name, "src"))
@@ -415,7 +415,8 @@ def configure_asking(args, name, find_args, extra=()):
                 "endforeach()\n" % find_args)
     build = os.path.join(args.work, "ask", name, "build")
     cmd = [args.cmake, "-S", src, "-B", build,
-           "-DCMAKE_PREFIX_PATH=" + os.path.join(args.work, "prefix")]
+           "-DCMAKE_PREFIX_PATH=" + (prefix or os.path.join(args.work,
+                                                            "prefix"))]
     if args.c_compiler:
         cmd.append("-DCMAKE_C_COMPILER=" + args.c_compiler)
     return run(cmd + list(extra), expect_ok=False)
@@ -450,6 +451,22 @@ def step_components(args):
               and "compiler components are not available" in p.stdout,
               "optional Compiler without MLIR: %d %s" % (
                   p.returncode, p.stdout + p.stderr))
+        # The Runtime install component alone, from the compiler's build.
+        runtime_only = os.path.join(args.work, "runtime-only")
+        shutil.rmtree(runtime_only, ignore_errors=True)
+        run([args.cmake, "--install", args.build, "--prefix", runtime_only,
+             "--component", "Runtime"])
+        check(not os.path.exists(os.path.join(runtime_only, "bin/fuel-compile")),
+              "--component Runtime installed fuel-compile")
+        p = configure_asking(args, "runtime-only", "REQUIRED COMPONENTS Runtime",
+                             prefix=runtime_only)
+        check(p.returncode == 0, "Runtime from the Runtime install component: "
+              "%d %s" % (p.returncode, p.stderr))
+        p = configure_asking(args, "runtime-only-compiler",
+                             "REQUIRED COMPONENTS Compiler", prefix=runtime_only)
+        check(p.returncode != 0 and "installed without it" in p.stderr,
+              "Compiler from the Runtime install component: %d %s" % (
+                  p.returncode, p.stderr))
     else:
         p = configure_asking(args, "compiler", "REQUIRED COMPONENTS Compiler")
         check(p.returncode != 0 and "FUEL_BUILD_COMPILER=OFF" in p.stderr
