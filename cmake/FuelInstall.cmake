@@ -46,15 +46,11 @@ install(EXPORT FuelRuntimeTargets
   COMPONENT Runtime)
 
 # The C headers. fuel-c/Compiler.h belongs to libFuelCAPI.so, a compiler
-# library.
-set(FUEL_C_HEADER_EXCLUDES)
-if(NOT TARGET FuelCAPI)
-  set(FUEL_C_HEADER_EXCLUDES PATTERN Compiler.h EXCLUDE)
-endif()
+# library (below).
 install(DIRECTORY ${FUEL_SOURCE_DIR}/include/fuel-c
   DESTINATION include
   COMPONENT Runtime
-  FILES_MATCHING PATTERN "*.h" ${FUEL_C_HEADER_EXCLUDES})
+  FILES_MATCHING PATTERN "*.h" PATTERN Compiler.h EXCLUDE)
 
 # Tools: the LLVM-free ones find libfuelrt.so in ../lib; the compiler's also
 # need libMLIR.so and libLLVM.so from LLVM's library directory.
@@ -110,6 +106,9 @@ if(FUEL_BUILD_COMPILER)
     DESTINATION ${FUEL_INSTALL_CMAKE_DIR}
     COMPONENT Compiler)
   if(TARGET FuelCAPI)
+    install(FILES ${FUEL_SOURCE_DIR}/include/fuel-c/Compiler.h
+      DESTINATION include/fuel-c
+      COMPONENT Compiler)
     get_target_property(rpath FuelCAPI INSTALL_RPATH)
     if(NOT rpath)
       set_target_properties(FuelCAPI PROPERTIES
