@@ -244,6 +244,16 @@ TEST(CompilerTest, BytesAreDeterministicAndIndependentOfTheRegistry) {
   ASSERT_FALSE(first.empty());
   EXPECT_EQ(compileIn(compilerRegistry(), kMlp), first);
 
+  // On one thread: the same bytes.
+  {
+    MLIRContext ctx(compilerRegistry(), MLIRContext::Threading::DISABLED);
+    OwningOpRef<ModuleOp> module = parse(ctx, kMlp);
+    ASSERT_TRUE(module);
+    FailureOr<std::vector<uint8_t>> bytes = compile(*module, cpuOptions());
+    ASSERT_TRUE(succeeded(bytes));
+    EXPECT_EQ(*bytes, first);
+  }
+
   // Every upstream dialect and extension: the same bytes.
   DialectRegistry all;
   registerAllDialects(all);
