@@ -12,7 +12,8 @@ Checks:
       fuelSessionCreate, bind, run, read), matching numpy within the
       integration tests' default tolerance; the same call gives the same
       bytes again, and the bytes fuel-compile writes for the same input;
-      a stage gives fuel-compile --emit's IR text;
+      a stage gives fuel-compile --emit's IR text; four threads compiling
+      at once get the same bytes;
   (b) IR that does not parse or verify gives an error status whose message
       holds `name:line:col: error:` with the parser's message (and notes);
       a bad option gives a status naming it; the diagnostic handler sees
@@ -29,6 +30,7 @@ import ctypes
 import os
 import subprocess
 import sys
+import threading
 
 import numpy as np
 
@@ -279,6 +281,26 @@ def test_compile_and_run(api, args, program):
     return exe
 
 
+def test_threads(api, args, program, expected):
+    """Compiles on four threads at once (ctypes drops the GIL in calls):
+    each call has its own context, and every one gives the same bytes."""
+    results = [None] * 4
+
+    def work(i):
+        options = CompileOptions(topology=args.topology.encode())
+        results[i] = api.compile_text(program, args.program, options)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for exe, code, message in results:
+        check(code == 0, f"a concurrent compile failed: {message}")
+        check(exe == expected, "a concurrent compile gave other bytes")
+    print("(a) four concurrent fuelCompileText calls: the same bytes")
+
+
 def test_errors(api, args, program):
     """(b): diagnostics with locations; bad options named."""
     bad = ("func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
@@ -444,6 +466,7 @@ def main():
         check(version == 1000, f"fuelCompilerCApiVersion() is {version}")
         lib.fuelRegisterCompilerPasses()
         exe = test_compile_and_run(api, args, program)
+        test_threads(api, args, program, exe)
         test_errors(api, args, program)
         test_module(api, args, program, exe)
         test_null_arguments(api, program)
