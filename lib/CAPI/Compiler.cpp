@@ -75,14 +75,19 @@ template <class F> fuelStatus guarded(const char *function, F &&body) {
 // The fuel-plan option text
 //===----------------------------------------------------------------------===//
 
+/// One `key=value` (or bare `key`) of fuel-plan option text.
+struct OptionItem {
+  std::string key;
+  std::optional<std::string> value;
+};
+
 /// Splits fuel-plan option text into key=value items as the pass-option
 /// parser does: items are separated by spaces; a value may be quoted with '
 /// or " (the quotes are dropped) or braced with {} (kept), and may then
 /// hold spaces.
-LogicalResult
-splitOptions(llvm::StringRef text,
-             llvm::SmallVectorImpl<std::pair<std::string, std::string>> &items,
-             std::string &message) {
+LogicalResult splitOptions(llvm::StringRef text,
+                           llvm::SmallVectorImpl<OptionItem> &items,
+                           std::string &message) {
   size_t i = 0, n = text.size();
   auto isSpace = [](char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
@@ -136,8 +141,7 @@ splitOptions(llvm::StringRef text,
       message = "an option without a name";
       return failure();
     }
-    // A bare key is a flag: `explain` means `explain=true`.
-    items.emplace_back(std::move(key), value ? *value : std::string("true"));
+    items.push_back({std::move(key), std::move(value)});
   }
   return success();
 }
@@ -156,18 +160,30 @@ std::optional<bool> parseBool(llvm::StringRef v) {
 LogicalResult parsePlanOptions(llvm::StringRef text,
                                fc::PlanningOptions &planning,
                                std::string &message) {
-  llvm::SmallVector<std::pair<std::string, std::string>> items;
+  llvm::SmallVector<OptionItem> items;
   if (failed(splitOptions(text, items, message)))
     return failure();
-  for (const auto &item : items) {
-    const std::string &key = item.first, &value = item.second;
+  for (const OptionItem &item : items) {
+    const std::string &key = item.key;
+    // A bare key is a flag (`explain` is `explain=true`); only booleans
+    // may be bare.
+    const std::string value = item.value.value_or("");
     auto badValue = [&](llvm::StringRef what) {
       message = "fuel-plan option '" + key + "': '" + value + "' is not " +
                 what.str();
       return failure();
     };
+    auto setString = [&](std::string &field) -> LogicalResult {
+      if (!item.value) {
+        message =
+            "fuel-plan option '" + key + "' needs a value (" + key + "=...)";
+        return failure();
+      }
+      field = value;
+      return success();
+    };
     auto setBool = [&](bool &field) -> LogicalResult {
-      std::optional<bool> b = parseBool(value);
+      std::optional<bool> b = item.value ? parseBool(value) : true;
       if (!b)
         return badValue("a boolean (true or false)");
       field = *b;
@@ -179,11 +195,11 @@ LogicalResult parsePlanOptions(llvm::StringRef text,
                 "fuelCompileOptions.topology instead";
       return failure();
     } else if (key == "precision") {
-      planning.precision = value;
+      ok = setString(planning.precision);
     } else if (key == "prefer-bit-stable") {
       ok = setBool(planning.preferBitStable);
     } else if (key == "pinned-device") {
-      planning.pinnedDevice = value;
+      ok = setString(planning.pinnedDevice);
     } else if (key == "price-transfers") {
       ok = setBool(planning.priceTransfers);
     } else if (key == "allow-cost-placement") {
@@ -191,31 +207,35 @@ LogicalResult parsePlanOptions(llvm::StringRef text,
     } else if (key == "require-transfer-pricing") {
       ok = setBool(planning.requireTransferPricing);
     } else if (key == "kernel-sources") {
+      std::string list;
+      if (failed(setString(list)))
+        return failure();
       planning.kernelSources.clear();
       llvm::SmallVector<llvm::StringRef> parts;
-      llvm::StringRef(value).split(parts, ',', -1, /*KeepEmpty=*/false);
+      llvm::StringRef(list).split(parts, ',', -1, /*KeepEmpty=*/false);
       for (llvm::StringRef part : parts)
         planning.kernelSources.push_back(part.trim().str());
     } else if (key == "keep-per-device") {
       unsigned n = 0;
-      if (llvm::StringRef(value).getAsInteger(0, n))
+      if (!item.value || llvm::StringRef(value).getAsInteger(0, n))
         ok = badValue("an unsigned integer");
       else
         planning.keepPerDevice = n;
     } else if (key == "placement-algorithm") {
       std::optional<::fuel::plan::PlacementAlgorithm> a =
-          ::fuel::plan::symbolizePlacementAlgorithm(value);
+          item.value ? ::fuel::plan::symbolizePlacementAlgorithm(value)
+                     : std::nullopt;
       if (!a)
         ok = badValue("a placement algorithm (auto, greedy, exact-tree, "
                       "mincut or brute-force)");
       else
         planning.placementAlgorithm = *a;
     } else if (key == "export-plan") {
-      planning.exportPlan = value;
+      ok = setString(planning.exportPlan);
     } else if (key == "import-plan") {
-      planning.importPlan = value;
+      ok = setString(planning.importPlan);
     } else if (key == "export-dot") {
-      planning.exportDot = value;
+      ok = setString(planning.exportDot);
     } else if (key == "explain") {
       ok = setBool(planning.explain);
     } else {
@@ -401,7 +421,6 @@ fuelStatus fuelCompileText(const char *text, size_t length,
     if (failed(toCompileOptions(options, compileOptions, stage, message)))
       return error(fuelStatusInvalidArgument,
                    std::string(function) + ": " + message);
-    fc::registerCompilerPasses();
 
     DialectRegistry registry;
     fc::registerCompilerDialects(registry);
@@ -437,7 +456,6 @@ fuelStatus fuelCompileModule(MlirModule module,
     if (failed(toCompileOptions(options, compileOptions, stage, message)))
       return error(fuelStatusInvalidArgument,
                    std::string(function) + ": " + message);
-    fc::registerCompilerPasses();
 
     ModuleOp original = unwrap(module);
     MLIRContext *context = original.getContext();

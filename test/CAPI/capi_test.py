@@ -20,7 +20,8 @@ Checks:
       remarks;
   (c) a module parsed through the exported MLIR C API (a context with
       fuel's dialects, mlirModuleCreateParse) compiled by fuelCompileModule
-      gives the same bytes as (a), and stays unchanged;
+      gives the same bytes as (a), and stays unchanged; planned first by
+      fuel-plan in an MLIR C API pass manager, it compiles to them too;
   (d) NULL arguments give error statuses, never a crash.
 Prints one line per check and exits 1 on the first failure.
 """
@@ -136,6 +137,12 @@ def bind(lib):
         "mlirGetDialectHandle__func__": (Handle, []),
         "mlirGetDialectHandle__linalg__": (Handle, []),
         "mlirDialectHandleGetNamespace": (StringRef, [Handle]),
+        "mlirPassManagerCreate": (Handle, [Handle]),
+        "mlirPassManagerDestroy": (None, [Handle]),
+        "mlirPassManagerGetAsOpPassManager": (Handle, [Handle]),
+        "mlirParsePassPipeline": (ctypes.c_int8, [Handle, StringRef,
+                                                  STRING_CALLBACK, c_void_p]),
+        "mlirPassManagerRunOnOp": (ctypes.c_int8, [Handle, Handle]),
     }
     for name, (restype, argtypes) in sig.items():
         function = getattr(lib, name)
@@ -269,6 +276,22 @@ def test_compile_and_run(api, args, program):
               "fuelCompileText for the same input and topology")
     print("(a) the same bytes again, and the bytes of fuel-compile")
 
+    # fuel-plan option text reads as fuel-compile --plan reads it.
+    plan = ("pinned-device='cpu' keep-per-device=2 price-transfers=false "
+            "placement-algorithm=greedy kernel-sources=generated,openblas")
+    options.planOptions = plan.encode()
+    planned_exe, code, message = api.compile_text(program, args.program,
+                                                  options)
+    check(code == 0, f"--plan options failed: {message}")
+    subprocess.run([args.fuel_compile, args.program, "--topology",
+                    args.topology, "--plan", plan, "-o", tool_exe],
+                   check=True)
+    with open(tool_exe, "rb") as f:
+        check(f.read() == planned_exe, f"planOptions {plan!r} give other "
+              "bytes than fuel-compile --plan")
+    options.planOptions = None
+    print(f"(a) planOptions {plan!r}: the bytes of fuel-compile --plan")
+
     options.stage = STAGE_PLANNED
     ir, code, message = api.compile_text(program, args.program, options)
     check(code == 0, f"stage planned failed: {message}")
@@ -328,6 +351,8 @@ def test_errors(api, args, program):
          "fuel-plan option 'explain': 'maybe' is not a boolean"),
         (dict(planOptions=b"precision=none no-such-option=1"),
          "unknown fuel-plan option 'no-such-option'"),
+        (dict(planOptions=b"precision"),
+         "fuel-plan option 'precision' needs a value"),
         (dict(planOptions=b"topology=x.json"),
          "set fuelCompileOptions.topology instead"),
         (dict(planOptions=b"precision='bit-stable"), "unterminated quote"),
@@ -344,7 +369,7 @@ def test_errors(api, args, program):
               f"expected {expected!r}")
         print(f"(b) {fields}: {message.splitlines()[0][:110]}")
 
-    # Quoted values with spaces parse; remarks reach the handler only.
+    # Quoted values and bare flags parse; remarks reach the handler.
     seen = []
 
     def handler(severity, text, user_data):
@@ -352,15 +377,15 @@ def test_errors(api, args, program):
 
     callback = DIAGNOSTIC_HANDLER(handler)
     options = CompileOptions(topology=args.topology.encode(),
-                             planOptions=b"precision='none' explain=true "
+                             planOptions=b"precision='none' explain "
                                          b"keep-per-device=4",
                              diagnosticHandler=callback)
     exe, code, message = api.compile_text(program, args.program, options)
-    check(code == 0, f"explain=true failed: {message}")
+    check(code == 0, f"a bare explain failed: {message}")
     remarks = [t for s, t in seen if s == DIAGNOSTIC_REMARK]
     check(remarks and all(args.program + ":" in t for t in remarks),
           f"no located remark reached the handler: {seen[:3]}")
-    print(f"(b) explain=true: {len(remarks)} remarks to the handler, e.g. "
+    print(f"(b) explain (a bare flag): {len(remarks)} remarks to the handler, e.g. "
           f"{remarks[0].splitlines()[0][:90]}")
 
 
@@ -403,6 +428,41 @@ def test_module(api, args, program, expected):
         check(text_of() == before, "fuelCompileModule changed the module")
         print("(c) fuelCompileModule on a module parsed through the MLIR C "
               "API: the bytes of (a); the module unchanged")
+
+        # Planned by the frontend's own pass manager through the MLIR C API
+        # (fuel-plan, registered by fuelRegisterCompilerPasses), then
+        # compiled: lowered as it is, to the same bytes.
+        pm = lib.mlirPassManagerCreate(context)
+        errors = []
+        pipeline = f"builtin.module(fuel-plan{{topology={args.topology}}})"
+        pipeline_text = ctypes.create_string_buffer(pipeline.encode())
+        parsed = lib.mlirParsePassPipeline(
+            lib.mlirPassManagerGetAsOpPassManager(pm),
+            StringRef(ctypes.addressof(pipeline_text), len(pipeline)),
+            STRING_CALLBACK(lambda s, _: errors.append(
+                ctypes.string_at(s.data, s.length))), None)
+        check(parsed == 1, f"mlirParsePassPipeline: {errors}")
+        check(lib.mlirPassManagerRunOnOp(
+            pm, lib.mlirModuleGetOperation(module)) == 1, "fuel-plan failed")
+        lib.mlirPassManagerDestroy(pm)
+        planned = text_of()
+        check(b"fuel.node" in planned and b"fuel.topology" in planned,
+              "fuel-plan left no nodes")
+        api.ok(lib.fuelCompileModule(module, ctypes.byref(options),
+                                     ctypes.byref(out)),
+               "fuelCompileModule (planned)")
+        check(api.bytes_of(out) == expected, "the module planned through "
+              "the C API pass manager compiles to other bytes")
+        print("(c) planned by fuel-plan in an MLIR C API pass manager, then "
+              "fuelCompileModule: the bytes of (a)")
+
+        # Planning options do not apply to a planned module.
+        options.planOptions = b"explain=true"
+        code, message = api.take(lib.fuelCompileModule(
+            module, ctypes.byref(options), ctypes.byref(out)))
+        check(code == INVALID_ARGUMENT and not out.value, message)
+        print(f"(c) plan options on a planned module: "
+              f"{message.splitlines()[0][:100]}")
 
         # A bad option through the module entry point too.
         options.planOptions = b"placement-algorithm=fastest"

@@ -37,6 +37,7 @@ MLIR_C_API = [
     "mlirGetDialectHandle__math__", "mlirGetDialectHandle__linalg__",
     "mlirGetDialectHandle__tensor__", "mlirGetDialectHandle__fuel__",
     "mlirDialectHandleRegisterDialect", "mlirLinalgFillBuiltinNamedOpRegion",
+    "mlirPassManagerCreate", "mlirParsePassPipeline", "mlirPassManagerRunOnOp",
 ]
 
 
