@@ -5,10 +5,11 @@
 // (Python ctypes, Rust): compile from IR text, or from an MlirModule the
 // frontend built with MLIR's C API. The bytes returned are what libfuelrt
 // loads (fuelExecutableLoadBytes). Exported from libFuelCAPI.so, which also
-// exports the MLIR C API (mlir-c/IR.h and the dialect handles of func,
-// arith, math, linalg and tensor), so that a frontend loads one library to
-// build, compile and run a program. docs/EMBEDDING.md describes it; the
-// semantics are those of mlir::fuel::compile (fuel/Compiler/Compiler.h).
+// exports the MLIR C API (mlir-c/IR.h, BuiltinTypes.h, BuiltinAttributes.h,
+// Pass.h, and the dialects func, arith, math, linalg and tensor), so that a
+// frontend loads one library to build, compile and run a program.
+// docs/EMBEDDING.md describes it; the semantics are those of
+// mlir::fuel::compile (fuel/Compiler/Compiler.h).
 //
 // Errors are the runtime's fuelStatus (fuel-c/Runtime.h; libFuelCAPI.so
 // depends on libfuelrt.so): one status idiom, one way to free it, across
@@ -83,7 +84,8 @@ typedef enum fuelDiagnosticSeverity {
 } fuelDiagnosticSeverity;
 
 /* Receives one diagnostic (with its notes, formatted as in an error status)
- * as it is emitted; `text` is valid during the call only. */
+ * as it is emitted; `text` is valid during the call only. Calls come one at
+ * a time, possibly from the compile's worker threads. */
 typedef void (*fuelDiagnosticHandler)(fuelDiagnosticSeverity severity,
                                       const char *text, void *userData);
 
@@ -95,8 +97,9 @@ typedef struct fuelCompileOptions {
   const char *topology;
   /* The fuel-plan options, as fuel-compile --plan takes them:
    * space-separated key=value, every option but `topology`
-   * (docs/SEMANTICS.md §9); NULL or "": the defaults. They apply only to a
-   * module that is not planned yet. */
+   * (docs/SEMANTICS.md §9); NULL or "": the defaults. An unknown key or a
+   * bad value is an error naming it. They apply only to a module that is
+   * not planned yet: a planned one must keep the defaults. */
   const char *planOptions;
   /* fuelCompileStageExecutable (0): the executable's bytes; another stage:
    * the IR after it, as text. */
