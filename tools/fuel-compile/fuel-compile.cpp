@@ -6,42 +6,30 @@
 // runs, prints the IR after one stage, or (`--emit=asm`) prints the
 // assembly of the cpu kernels. docs/FUEL-COMPILE.md describes it.
 //
-// The stages after planning are a table of (stage, pass name); each pass is
-// added by name through mlir::parsePassPipeline, so a stage works as soon as
-// its pass is registered, and asking for one whose pass this build lacks is a
-// clear error rather than a link-time dependency. Serialization is added
-// through its C++ constructor, which takes the timing report's timer and the
-// --compile-stats counters.
+// A thin client of the compile API (fuel/Compiler/Compiler.h): the options
+// become CompileOptions, the pass manager's command-line options and the
+// --compile-stats clock are applied through its configurePassManager hook,
+// `lower` stops after an --emit stage and `compile` returns the executable's
+// bytes, which the tool writes.
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuel/Conversion/FuelToLLVM/CpuObject.h"
+#include "fuel/Compiler/Compiler.h"
 #include "fuel/Conversion/Passes.h"
-#include "fuel/Dialect/Fuel/IR/FuelDialect.h"
-#include "fuel/Dialect/Fuel/IR/FuelOps.h"
-#include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
-#include "fuel/Dialect/Fuel/Transforms/NodeAnalysis.h"
 #include "fuel/Dialect/Fuel/Transforms/Passes.h"
+#include "fuel/Dialect/Fuel/Transforms/PlanExport.h"
 #include "fuel/Dialect/Fuel/Transforms/SerializeExecutable.h"
-#include "fuel/Target/TopologyFile.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 
-#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -52,16 +40,16 @@
 
 #include <chrono>
 #include <mutex>
-#include <optional>
 #include <string>
 
 using namespace mlir;
 using namespace mlir::fuel;
 
 namespace {
-/// The IR stages of docs/ARCHITECTURE.md that `--emit` can stop after, in
-/// pipeline order; `Asm` runs through `Llvm` and prints the cpu kernels'
-/// assembly; `Executable` (the default) runs every stage and serializes.
+/// What `--emit` prints: the IR after a stage of docs/ARCHITECTURE.md (the
+/// values of CompileStage, in pipeline order), `Asm` (through `Llvm`, then
+/// the assembly of the cpu kernels); `Executable` (the default) runs every
+/// stage and serializes.
 enum class Stage {
   Planned,
   Outlined,
@@ -72,24 +60,9 @@ enum class Stage {
   Asm,
   Executable
 };
-
-/// One lowering stage: the IR after `pass` is the stage `stage`.
-struct StageStep {
-  Stage stage;
-  const char *name;
-  const char *pass;
-};
+static_assert(static_cast<int>(Stage::Llvm) ==
+              static_cast<int>(CompileStage::Llvm));
 } // namespace
-
-/// The lowering after planning (the `fuel-lower` pipeline's passes, in
-/// order), then serialization.
-static constexpr StageStep kLoweringSteps[] = {
-    {Stage::Outlined, "outlined", "fuel-outline-kernels"},
-    {Stage::Kernels, "kernels", "fuel-apply-schedules"},
-    {Stage::Bufferized, "bufferized", "fuel-bufferize-kernels"},
-    {Stage::Host, "host", "fuel-plan-buffers"},
-    {Stage::Llvm, "llvm", "convert-fuel-to-llvm"},
-};
 
 static llvm::cl::OptionCategory
     compileCategory("fuel-compile options",
@@ -236,90 +209,36 @@ static int commandLineError(const llvm::Twine &message) {
   return 2;
 }
 
-/// True when `module` is already planned: it carries a topology, every
-/// node is placed and no kernel-bearing op is left outside a node. Planning
-/// it again would re-form its nodes.
-static bool isPlanned(ModuleOp module) {
-  if (!module->hasAttr(FuelDialect::kTopologyAttrName))
-    return false;
-  WalkResult walk = module.walk<WalkOrder::PreOrder>([](Operation *op) {
-    if (auto node = dyn_cast<NodeOp>(op))
-      return node.getPlacementAttr() ? WalkResult::skip()
-                                     : WalkResult::interrupt();
-    return isKernelBearing(op) ? WalkResult::interrupt()
-                               : WalkResult::advance();
-  });
-  return !walk.wasInterrupted();
-}
-
-/// Adds the pass registered as `pass` to `pm`, or reports why it cannot for
-/// the stage `stage`. `options`, when given, is the text inside the pass's
-/// braces; it goes to the pass's own option parser, so a quoted value may
-/// hold any character.
-static LogicalResult addNamedPass(OpPassManager &pm, llvm::StringRef stage,
-                                  llvm::StringRef pass,
-                                  llvm::StringRef options = "") {
-  const PassRegistryEntry *entry = PassInfo::lookup(pass);
-  if (!entry)
-    entry = PassPipelineInfo::lookup(pass);
-  if (!entry) {
-    llvm::errs() << "fuel-compile: error: stage '" << stage << "' needs pass '"
-                 << pass << "', which this build of fuel-compile does not "
-                 << "register\n";
-    return failure();
+/// The CompileOptions planning options of the fuel-plan options `plan`.
+static PlanningOptions planningOptions(const PlanPipelineOptions &plan) {
+  PlanningOptions o;
+  o.topology = plan.topology;
+  o.precision = plan.precision;
+  o.preferBitStable = plan.preferBitStable;
+  o.pinnedDevice = plan.pinnedDevice;
+  o.priceTransfers = plan.priceTransfers;
+  o.allowCostPlacement = plan.allowCostPlacement;
+  o.requireTransferPricing = plan.requireTransferPricing;
+  // Split so that joining by commas gives the option's text back.
+  llvm::StringRef sources = plan.kernelSources;
+  if (!sources.empty()) {
+    llvm::SmallVector<llvm::StringRef> parts;
+    sources.split(parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/true);
+    for (llvm::StringRef part : parts)
+      o.kernelSources.push_back(part.str());
   }
-  std::string message;
-  llvm::raw_string_ostream os(message);
-  LogicalResult added =
-      options.empty()
-          ? parsePassPipeline(pass, pm, os)
-          : entry->addToPipeline(pm, options, [&](const llvm::Twine &error) {
-              os << error;
-              return failure();
-            });
-  if (failed(added)) {
-    llvm::errs() << "fuel-compile: error: cannot add pass '" << pass
-                 << "': " << message << "\n";
-    return failure();
-  }
-  return success();
-}
-
-/// Registers every pass a stage may name or a pass may build a pipeline
-/// from (upstream bufferization and conversions included).
-static void registerPasses() {
-  registerAllPasses();
-  registerFuelPasses();
-  registerFuelPlanPipeline();
-  registerFuelConversionPasses();
-}
-
-/// Checks that an explicit `--topology` agrees with the one an already
-/// planned module was planned for.
-static LogicalResult checkStampedTopology(ModuleOp module) {
-  if (topologyOption.empty())
-    return success();
-  auto stamped =
-      module->getAttrOfType<TopologyAttr>(FuelDialect::kTopologyAttrName);
-  llvm::Expected<::fuel::plan::Topology> resolved =
-      ::fuel::target::resolveTopology(topologyOption);
-  if (!resolved)
-    return module.emitError() << "cannot use topology '" << topologyOption
-                              << "': " << llvm::toString(resolved.takeError());
-  TopologyAttr given = TopologyAttr::fromPlan(module.getContext(), *resolved);
-  if (given.getHash() != stamped.getHash())
-    return module.emitError()
-           << "the module is already planned for topology "
-           << ::fuel::plan::formatHash(stamped.getHash()) << " but topology '"
-           << topologyOption << "' has hash "
-           << ::fuel::plan::formatHash(given.getHash())
-           << "; remove 'fuel.topology' and the placements to plan again";
-  return success();
+  o.keepPerDevice = plan.keepPerDevice;
+  o.placementAlgorithm = plan.placementAlgorithm;
+  o.exportPlan = plan.exportPlan;
+  o.importPlan = plan.importPlan;
+  o.exportDot = plan.exportDot;
+  o.explain = plan.explain;
+  return o;
 }
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  registerPasses();
+  registerCompilerPasses();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerAsmPrinterCLOptions();
@@ -363,10 +282,7 @@ int main(int argc, char **argv) {
   TimingScope rootTiming = timingManager.getRootScope();
 
   DialectRegistry registry;
-  registry.insert<FuelDialect>();
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
+  registerCompilerDialects(registry);
   MLIRContext context(registry);
 
   std::string errorMessage;
@@ -388,43 +304,29 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  PassManager pm(&context, ModuleOp::getOperationName(),
-                 OpPassManager::Nesting::Implicit);
-  if (failed(applyPassManagerCLOptions(pm)))
+  if (!planOption.empty() && isPlanned(*module)) {
+    module->emitError() << "the module is already planned; --plan applies "
+                           "only to programs fuel-compile plans";
     return 1;
-  pm.enableTiming(rootTiming);
-  PhaseClock *clock = nullptr;
-  if (statsOption) {
-    auto owned = std::make_unique<PhaseClock>();
-    clock = owned.get();
-    pm.addInstrumentation(std::move(owned));
   }
+
+  CompileOptions options;
+  options.planning = planningOptions(planOptions);
+  options.timing = timingManager.getRootTimer();
   SerializeStats serializeStats;
-
-  if (isPlanned(*module)) {
-    if (!planOption.empty()) {
-      module->emitError() << "the module is already planned; --plan applies "
-                             "only to programs fuel-compile plans";
-      return 1;
+  if (serialize)
+    options.stats = &serializeStats;
+  PhaseClock *clock = nullptr;
+  options.configurePassManager = [&](PassManager &pm) -> LogicalResult {
+    if (failed(applyPassManagerCLOptions(pm)))
+      return failure();
+    if (statsOption) {
+      auto owned = std::make_unique<PhaseClock>();
+      clock = owned.get();
+      pm.addInstrumentation(std::move(owned));
     }
-    if (failed(checkStampedTopology(*module)))
-      return 1;
-  } else {
-    buildPlanPipeline(pm, planOptions);
-  }
-
-  for (const StageStep &step : kLoweringSteps) {
-    if (step.stage > emitStage)
-      break;
-    if (failed(addNamedPass(pm, step.name, step.pass)))
-      return 1;
-  }
-  if (serialize) {
-    FuelSerializeExecutablePassOptions serializeOptions;
-    serializeOptions.output = output;
-    pm.addPass(createFuelSerializeExecutablePass(
-        serializeOptions, timingManager.getRootTimer(), &serializeStats));
-  }
+    return success();
+  };
 
   // Open the IR output before running, so an unwritable path fails early.
   std::unique_ptr<llvm::ToolOutputFile> irOutput;
@@ -436,10 +338,22 @@ int main(int argc, char **argv) {
     }
   }
 
-  if (failed(pm.run(*module)))
-    return 1;
-
-  if (irOutput) {
+  if (serialize) {
+    FailureOr<std::vector<uint8_t>> bytes = compile(*module, options);
+    if (failed(bytes))
+      return 1;
+    if (failed(writeOutputFile(
+            *module, output, "executable", [&](llvm::raw_ostream &os) {
+              os.write(reinterpret_cast<const char *>(bytes->data()),
+                       bytes->size());
+            })))
+      return 1;
+  } else {
+    CompileStage last = emitStage == Stage::Asm
+                            ? CompileStage::Llvm
+                            : static_cast<CompileStage>(emitStage.getValue());
+    if (failed(lower(*module, options, last)))
+      return 1;
     TimingScope printing = rootTiming.nest("Output");
     if (emitStage == Stage::Asm) {
       if (failed(printCpuKernelsAssembly(*module, irOutput->os())))

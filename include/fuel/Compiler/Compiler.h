@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,11 +47,13 @@ void registerCompilerDialects(DialectRegistry &registry);
 /// Registers fuel's passes and pipelines (the fuel-* passes,
 /// convert-fuel-to-llvm, fuel-plan, fuel-plan-candidates and fuel-lower)
 /// with the global pass registry, so that a textual pipeline may name them.
-/// Idempotent; safe to call from several threads.
+/// Idempotent; safe to call from several threads. `compile`, `lower` and the
+/// pipeline builders below do not need it: they add passes by constructor.
 void registerCompilerPasses();
 
 /// The planning options (the options of the fuel-plan pipeline, SEMANTICS
-/// §9), typed. The defaults are fuel-plan's.
+/// §9), typed. The defaults are fuel-plan's. A diagnostic about a value
+/// names the fuel-plan option (`pinnedDevice` is `pinned-device`, ...).
 struct PlanningOptions {
   /// A topology JSON file, "probe" (this machine), or empty: the module's
   /// stamped topology, else the built-in default.
@@ -65,7 +68,8 @@ struct PlanningOptions {
   bool allowCostPlacement = true;
   bool requireTransferPricing = false;
   /// Kernel sources to admit (generated, openblas, blis, cublas); empty:
-  /// every source.
+  /// every source. fuel-plan's `kernel-sources` is this list joined by
+  /// commas.
   std::vector<std::string> kernelSources;
   /// Candidates kept per device (0 means 1).
   unsigned keepPerDevice = 32;
@@ -75,6 +79,11 @@ struct PlanningOptions {
   std::string exportPlan, importPlan, exportDot;
   /// Emit a remark per node explaining its placement.
   bool explain = false;
+
+  bool operator==(const PlanningOptions &other) const;
+  bool operator!=(const PlanningOptions &other) const {
+    return !(*this == other);
+  }
 };
 
 /// The IR stages of docs/ARCHITECTURE.md, in pipeline order.
@@ -87,13 +96,27 @@ enum class CompileStage {
   Llvm,       // after convert-fuel-to-llvm
 };
 
+/// The stage's name in docs/ARCHITECTURE.md and `fuel-compile --emit`:
+/// planned, outlined, kernels, bufferized, host, llvm.
+StringRef stringifyCompileStage(CompileStage stage);
+
+/// The stage named `name` (as stringifyCompileStage spells it), if any.
+std::optional<CompileStage> symbolizeCompileStage(StringRef name);
+
+/// True when `module` is already planned: it carries a topology
+/// (`fuel.topology`), every node is placed and no kernel-bearing op is left
+/// outside a node. `compile` and `lower` lower such a module as it is;
+/// planning it again would re-form its nodes.
+bool isPlanned(ModuleOp module);
+
 /// Adds the fuel-plan pipeline with `options` to `pm` (anchored on
 /// builtin.module). A bad option value is reported when the pipeline runs,
 /// as a diagnostic at the module.
 void addPlanningPipeline(OpPassManager &pm, const PlanningOptions &options);
 
 /// Adds the lowering passes after planning, through `last`, to `pm`
-/// (anchored on builtin.module).
+/// (anchored on builtin.module): the passes of fuel-lower, in its order;
+/// nothing for CompileStage::Planned.
 void addLoweringPipeline(OpPassManager &pm,
                          CompileStage last = CompileStage::Llvm);
 
@@ -104,21 +127,27 @@ struct CompileOptions {
   /// then a non-empty `planning.topology` must have the stamp's hash, and
   /// the other planning options must keep their defaults.
   PlanningOptions planning;
-  /// The kernel registry the planning passes read; null: the built-in one.
-  /// Must outlive the call.
+  /// The kernel registry the planning passes read during the call; null:
+  /// the context's (mlir::fuel::setKernelRegistry's, else the built-in
+  /// one). The context's is restored afterwards. Must outlive the call.
   const ::fuel::target::KernelRegistry *kernelRegistry = nullptr;
-  /// Called on the pass manager before it runs, to add instrumentation or
-  /// apply command-line options; a failure stops the compile.
+  /// Called on the pass manager (anchored on builtin.module, implicit
+  /// nesting) after the passes are added and before it runs, to add
+  /// instrumentation or apply command-line options; a failure stops the
+  /// compile (the callback reports why).
   std::function<LogicalResult(PassManager &)> configurePassManager;
-  /// When set, the passes (and serialization's steps, nested in it) are
-  /// timed in this scope.
-  TimingScope *timing = nullptr;
+  /// When not empty, the passes and serialization's steps (nested in its
+  /// pass) are timed under this timer, e.g. a DefaultTimingManager's
+  /// getRootTimer(): they show at the timer's level (the compile's own
+  /// timer is hidden).
+  Timer timing;
   /// When set, serialization's counts and wall seconds are written here.
   SerializeStats *stats = nullptr;
 };
 
 /// Plans `module` (unless it is planned) and lowers it in place through
-/// `stage`. Diagnostics go to the module's context.
+/// `stage`. Diagnostics go to the module's context. On failure the module
+/// may be partly lowered.
 LogicalResult lower(ModuleOp module, const CompileOptions &options,
                     CompileStage stage);
 

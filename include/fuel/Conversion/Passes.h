@@ -19,9 +19,25 @@ namespace mlir::fuel {
 #define GEN_PASS_REGISTRATION
 #include "fuel/Conversion/Passes.h.inc"
 
-/// Adds the passes of `fuel-lower` to `pm` (anchored on builtin.module): a
-/// placed module down to the LLVM-dialect stage, before serialization.
-void buildLowerPipeline(OpPassManager &pm);
+/// One pass of `fuel-lower`: the IR stage after it (docs/ARCHITECTURE.md),
+/// its registered name and its constructor (default options).
+struct LowerStep {
+  const char *stage;
+  const char *pass;
+  std::unique_ptr<Pass> (*create)();
+};
+
+/// The number of passes of `fuel-lower`.
+inline constexpr unsigned kNumLowerSteps = 5;
+
+/// The passes of `fuel-lower`, in order: outlined, kernels, bufferized, host,
+/// llvm.
+ArrayRef<LowerStep> getLowerSteps();
+
+/// Adds the first `steps` passes of `fuel-lower` (all by default) to `pm`
+/// (anchored on builtin.module): a placed module down to the LLVM-dialect
+/// stage, before serialization.
+void buildLowerPipeline(OpPassManager &pm, unsigned steps = kNumLowerSteps);
 
 /// Registers the `fuel-lower` pipeline.
 void registerFuelLowerPipeline();

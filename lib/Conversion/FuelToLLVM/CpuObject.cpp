@@ -429,7 +429,9 @@ mlir::fuel::emitCpuSharedObject(ModuleOp llvmModule,
     args.push_back(path.c_str());
   lld::Result linked;
   {
-    // lld keeps global state: one link at a time in the process.
+    // lld keeps global state (its context and error handler; it registers
+    // every LLVM target again, which initializeNativeCpuTarget did before):
+    // one link at a time in the process.
     static std::mutex linkMutex;
     std::lock_guard<std::mutex> lock(linkMutex);
     linked = lld::lldMain(args, log, log, {{lld::Gnu, &lld::elf::link}});

@@ -68,9 +68,15 @@ subtargetInfo(const CpuTargetSpec &target, std::string &error) {
 void mlir::fuel::initializeNativeCpuTarget() {
   static std::once_flag once;
   std::call_once(once, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    llvm::InitializeNativeTargetAsmParser();
+    // Every target, not only the native one: lld's ELF driver registers
+    // them all on each link (for LTO). Registered here once, before any
+    // lookup, the registry's list of targets never changes while a compile
+    // on another thread walks it.
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+    llvm::InitializeAllAsmParsers();
   });
 }
 

@@ -1,8 +1,9 @@
 //===- LowerPipeline.cpp - The fuel-lower pipeline ------------------------===//
 //
 // fuel-lower: a placed module down to the LLVM-dialect stage, the passes
-// docs/LOWERING.md describes one by one. fuel-compile runs the same passes
-// stage by stage and then serializes.
+// docs/LOWERING.md describes one by one. The compile API (and so
+// fuel-compile) runs the same passes, through a chosen stage, from the same
+// table.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,14 +14,35 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
-using namespace mlir;
+#include <algorithm>
+#include <iterator>
 
-void mlir::fuel::buildLowerPipeline(OpPassManager &pm) {
-  pm.addPass(createFuelOutlineKernelsPass());
-  pm.addPass(createFuelApplySchedulesPass());
-  pm.addPass(createFuelBufferizeKernelsPass());
-  pm.addPass(createFuelPlanBuffersPass());
-  pm.addPass(createConvertFuelToLLVMPass());
+using namespace mlir;
+using namespace mlir::fuel;
+
+/// The passes of fuel-lower in order, each with the IR stage after it.
+static const LowerStep kLowerSteps[] = {
+    {"outlined", "fuel-outline-kernels",
+     [] { return createFuelOutlineKernelsPass(); }},
+    {"kernels", "fuel-apply-schedules",
+     [] { return createFuelApplySchedulesPass(); }},
+    {"bufferized", "fuel-bufferize-kernels",
+     [] { return createFuelBufferizeKernelsPass(); }},
+    {"host", "fuel-plan-buffers", [] { return createFuelPlanBuffersPass(); }},
+    {"llvm", "convert-fuel-to-llvm",
+     [] { return createConvertFuelToLLVMPass(); }},
+};
+static_assert(std::size(kLowerSteps) == mlir::fuel::kNumLowerSteps);
+
+ArrayRef<mlir::fuel::LowerStep> mlir::fuel::getLowerSteps() {
+  return kLowerSteps;
+}
+
+void mlir::fuel::buildLowerPipeline(OpPassManager &pm, unsigned steps) {
+  for (const LowerStep &step :
+       ArrayRef(kLowerSteps)
+           .take_front(std::min<size_t>(steps, kNumLowerSteps)))
+    pm.addPass(step.create());
 }
 
 void mlir::fuel::registerFuelLowerPipeline() {
@@ -31,5 +53,5 @@ void mlir::fuel::registerFuelLowerPipeline() {
       "(fuel-bufferize-kernels), build the host program (fuel-plan-buffers) "
       "and lower the cpu kernels to the LLVM dialect (convert-fuel-to-llvm); "
       "fuel-serialize-executable then writes the executable",
-      buildLowerPipeline);
+      [](OpPassManager &pm) { buildLowerPipeline(pm); });
 }

@@ -33,8 +33,10 @@ struct CpuTargetSpec {
   std::string features;
 };
 
-/// Registers LLVM's native target, its assembly printer and parser, once per
-/// process (target checks and the object step both need them).
+/// Registers LLVM's targets (the native one among them), their assembly
+/// printers and parsers, once per process and thread-safely (target checks
+/// and the object step need the native one; lld registers them all on each
+/// link, which then finds them registered).
 void initializeNativeCpuTarget();
 
 /// The compiling host's CPU.

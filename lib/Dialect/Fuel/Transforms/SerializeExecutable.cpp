@@ -2,8 +2,10 @@
 //
 // fuel-serialize-executable (docs/LOWERING.md, "Serialization"): translates
 // the module's `fuel.program`, its executables and constants into a
-// fuel::rt::Program through fuel::rt::ExecutableWriter and writes the file.
-// Everything is visited in IR order, so equal IR gives equal bytes.
+// fuel::rt::Program through fuel::rt::ExecutableWriter (serializeExecutable,
+// which returns the bytes) and writes the file, or hands the bytes to the
+// compile API. Everything is visited in IR order, so equal IR gives equal
+// bytes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -382,6 +384,68 @@ LogicalResult Serializer::commands() {
   return success();
 }
 
+} // namespace
+
+FailureOr<std::vector<uint8_t>>
+mlir::fuel::serializeExecutable(ModuleOp module, Timer timing,
+                                SerializeStats *stats) {
+  auto start = std::chrono::steady_clock::now();
+  if (stats)
+    *stats = SerializeStats();
+  auto programs = llvm::to_vector(module.getOps<ProgramOp>());
+  if (programs.size() != 1) {
+    module.emitError("fuel-serialize-executable needs exactly one "
+                     "fuel.program, the module has ")
+        << programs.size()
+        << (programs.empty() ? " (run fuel-plan-buffers first)" : "");
+    return failure();
+  }
+  // The object steps nest in "kernel modules".
+  Timer modules = timing.nest("kernel modules");
+  Serializer s;
+  s.timing = Timer(modules);
+  s.stats = stats;
+  s.module = module;
+  s.program = programs.front();
+  s.writer.setFuelVersion(::fuel::target::kFuelVersion);
+  s.writer.setFunction(s.program.getSymName().str());
+  if (failed(s.devices()))
+    return failure();
+  {
+    TimingScope compiling(modules);
+    if (failed(s.kernelModules()))
+      return failure();
+  }
+  {
+    TimingScope building(timing.nest("buffers and commands"));
+    if (failed(s.buffers()) || failed(s.commands()))
+      return failure();
+  }
+  uint64_t topologyHash = 0;
+  if (auto topology =
+          module->getAttrOfType<TopologyAttr>(FuelDialect::kTopologyAttrName))
+    topologyHash = topology.getHash();
+  s.writer.setHashes(topologyHash, s.planHash);
+  std::vector<uint8_t> data;
+  {
+    TimingScope writing(timing.nest("write"));
+    auto bytes = s.writer.finish();
+    if (!bytes.isOk()) {
+      module.emitError("the executable is invalid: ")
+          << bytes.status().message();
+      return failure();
+    }
+    data = std::move(bytes.value());
+  }
+  if (stats)
+    stats->seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+  return data;
+}
+
+namespace {
+
 struct SerializeExecutablePass
     : public mlir::fuel::impl::FuelSerializeExecutablePassBase<
           SerializeExecutablePass> {
@@ -391,78 +455,38 @@ struct SerializeExecutablePass
                           Timer passTimers, SerializeStats *stats)
       : Base(std::move(options)), passTimers(passTimers), stats(stats) {}
 
+  SerializeExecutablePass(std::vector<uint8_t> *sink, Timer passTimers,
+                          SerializeStats *stats)
+      : passTimers(passTimers), stats(stats), sink(sink) {}
+
   void runOnOperation() override {
-    auto start = std::chrono::steady_clock::now();
+    ModuleOp module = getOperation();
+    markAllAnalysesPreserved();
     // The timer the pass manager's timing made for this pass (nested by the
     // same key), so the steps show under the pass.
     Timer self = passTimers.nest(getThreadingSiblingOrThis(),
                                  [this] { return getName().str(); });
-    if (stats)
-      *stats = SerializeStats();
-    if (failed(serialize(self)))
+    FailureOr<std::vector<uint8_t>> bytes =
+        serializeExecutable(module, self, stats);
+    if (failed(bytes))
       return signalPassFailure();
-    if (stats)
-      stats->seconds = std::chrono::duration<double>(
-                           std::chrono::steady_clock::now() - start)
-                           .count();
-  }
-
-  LogicalResult serialize(Timer &timing) {
-    ModuleOp module = getOperation();
-    markAllAnalysesPreserved();
-    auto programs = llvm::to_vector(module.getOps<ProgramOp>());
-    if (programs.size() != 1) {
-      module.emitError("fuel-serialize-executable needs exactly one "
-                       "fuel.program, the module has ")
-          << programs.size()
-          << (programs.empty() ? " (run fuel-plan-buffers first)" : "");
-      return failure();
+    if (sink) {
+      *sink = std::move(*bytes);
+      return;
     }
-    // The object steps nest in "kernel modules".
-    Timer modules = timing.nest("kernel modules");
-    Serializer s;
-    s.timing = Timer(modules);
-    s.stats = stats;
-    s.module = module;
-    s.program = programs.front();
-    s.writer.setFuelVersion(::fuel::target::kFuelVersion);
-    s.writer.setFunction(s.program.getSymName().str());
-    if (failed(s.devices()))
-      return failure();
-    {
-      TimingScope compiling(modules);
-      if (failed(s.kernelModules()))
-        return failure();
-    }
-    {
-      TimingScope building(timing.nest("buffers and commands"));
-      if (failed(s.buffers()) || failed(s.commands()))
-        return failure();
-    }
-    uint64_t topologyHash = 0;
-    if (auto topology =
-            module->getAttrOfType<TopologyAttr>(FuelDialect::kTopologyAttrName))
-      topologyHash = topology.getHash();
-    s.writer.setHashes(topologyHash, s.planHash);
-    TimingScope writing(timing.nest("write"));
-    auto bytes = s.writer.finish();
-    if (!bytes.isOk()) {
-      module.emitError("the executable is invalid: ")
-          << bytes.status().message();
-      return failure();
-    }
-    const std::vector<uint8_t> &data = bytes.value();
+    const std::vector<uint8_t> &data = *bytes;
     if (failed(
             writeOutputFile(module, output, "executable", [&](raw_ostream &os) {
               os.write(reinterpret_cast<const char *>(data.data()),
                        data.size());
             })))
-      return failure();
-    return success();
+      return signalPassFailure();
   }
 
   Timer passTimers;
   SerializeStats *stats = nullptr;
+  /// Where the bytes go instead of `output`, when set.
+  std::vector<uint8_t> *sink = nullptr;
 };
 
 } // namespace
@@ -472,4 +496,9 @@ std::unique_ptr<Pass> mlir::fuel::createFuelSerializeExecutablePass(
     SerializeStats *stats) {
   return std::make_unique<SerializeExecutablePass>(std::move(options),
                                                    passTimers, stats);
+}
+
+std::unique_ptr<Pass> mlir::fuel::createFuelSerializeExecutablePass(
+    std::vector<uint8_t> *bytes, Timer passTimers, SerializeStats *stats) {
+  return std::make_unique<SerializeExecutablePass>(bytes, passTimers, stats);
 }
