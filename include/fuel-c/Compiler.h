@@ -6,8 +6,9 @@
 // frontend built with MLIR's C API. The bytes returned are what libfuelrt
 // loads (fuelExecutableLoadBytes). Exported from libFuelCAPI.so, which also
 // exports the MLIR C API (mlir-c/IR.h, BuiltinTypes.h, BuiltinAttributes.h,
-// Pass.h, and the dialects func, arith, math, linalg and tensor), so that a
-// frontend loads one library to build, compile and run a program.
+// Pass.h, Transforms.h, and the dialects func, arith, math, linalg and
+// tensor), so that a frontend loads one library to build, compile and run a
+// program.
 // docs/EMBEDDING.md describes it; the semantics are those of
 // mlir::fuel::compile (fuel/Compiler/Compiler.h).
 //

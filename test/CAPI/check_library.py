@@ -38,6 +38,7 @@ MLIR_C_API = [
     "mlirGetDialectHandle__tensor__", "mlirGetDialectHandle__fuel__",
     "mlirDialectHandleRegisterDialect", "mlirLinalgFillBuiltinNamedOpRegion",
     "mlirPassManagerCreate", "mlirParsePassPipeline", "mlirPassManagerRunOnOp",
+    "mlirCreateTransformsCanonicalizer", "mlirRegisterTransformsPasses",
 ]
 
 
