@@ -72,9 +72,10 @@ def main():
     if other:
         problems.append(f"exported outside fuel*/mlir*: {other[:5]}")
 
-    # The library's own symbol table (local symbols too): a static copy of
-    # MLIR's C++ would define MLIRContext here.
-    defined = symbols(args.nm, args.lib, "--defined-only")
+    # The library's own symbol table (local symbols too) and its dynamic
+    # one: a copy of MLIR's C++ would define MLIRContext there, and would
+    # not import it (which a stripped library still shows).
+    defined = symbols(args.nm, args.lib, "--defined-only") | exported
     undefined = symbols(args.nm, args.lib, "-D", "--undefined-only")
     context = re.compile(r"_ZN4mlir11MLIRContextC[12]E")
     if any(context.match(s) for s in defined):
