@@ -340,6 +340,11 @@ LogicalResult mlir::fuel::lower(ModuleOp module, const CompileOptions &options,
   return run(module, options, stage, nullptr);
 }
 
+FailureOr<std::vector<uint8_t>> mlir::fuel::serialize(ModuleOp module,
+                                                      SerializeStats *stats) {
+  return serializeExecutable(module, Timer(), stats);
+}
+
 FailureOr<std::vector<uint8_t>>
 mlir::fuel::compile(ModuleOp module, const CompileOptions &options) {
   std::vector<uint8_t> bytes;

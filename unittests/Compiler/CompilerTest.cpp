@@ -31,6 +31,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -316,7 +317,82 @@ TEST(CompilerTest, PipelinesInTheCallersPassManagerEqualLower) {
     EXPECT_EQ(nodes, 0);
     EXPECT_EQ(print(*own), print(*viaLower));
     EXPECT_TRUE(isPlanned(*own));
+    if (stage != CompileStage::Llvm)
+      continue;
+    // Serialized, the caller's module gives compile()'s bytes.
+    SerializeStats stats;
+    FailureOr<std::vector<uint8_t>> bytes = serialize(*own, &stats);
+    ASSERT_TRUE(succeeded(bytes));
+    EXPECT_EQ(*bytes, compileIn(compilerRegistry(), kMlp));
+    EXPECT_GE(stats.generatedKernels, 2u);
+    EXPECT_EQ(print(*own), print(*viaLower));
   }
+  // Before the LLVM stage there is nothing to serialize: an error at the
+  // module.
+  auto ctx = compilerContext();
+  OwningOpRef<ModuleOp> planned = parse(*ctx, kMlp);
+  ASSERT_TRUE(succeeded(lower(*planned, cpuOptions(), CompileStage::Planned)));
+  Diagnostics diagnostics(*ctx);
+  EXPECT_TRUE(failed(serialize(*planned)));
+  ASSERT_EQ(diagnostics.errors.size(), 1u);
+  EXPECT_EQ(diagnostics.errors[0].first, planned->getLoc());
+  EXPECT_NE(diagnostics.errors[0].second.find("needs exactly one fuel.program"),
+            std::string::npos)
+      << diagnostics.errors[0].second;
+}
+
+TEST(CompilerTest, ConfigurePassManagerSeesThePassesAndCanStopTheCompile) {
+  auto ctx = compilerContext();
+  OwningOpRef<ModuleOp> module = parse(*ctx, kMlp);
+  ASSERT_TRUE(module);
+  std::string before = print(*module);
+  CompileOptions options = cpuOptions();
+  std::string pipeline;
+  options.configurePassManager = [&](PassManager &pm) -> LogicalResult {
+    llvm::raw_string_ostream os(pipeline);
+    pm.printAsTextualPipeline(os);
+    return failure();
+  };
+  EXPECT_TRUE(failed(compile(*module, options)));
+  EXPECT_NE(pipeline.find("fuel-attach-topology"), std::string::npos)
+      << pipeline;
+  EXPECT_NE(pipeline.find("convert-fuel-to-llvm"), std::string::npos);
+  EXPECT_NE(pipeline.find("fuel-serialize-executable"), std::string::npos);
+  // Nothing ran.
+  EXPECT_EQ(print(*module), before);
+}
+
+TEST(CompilerTest, TimingShowsThePassesAndSerializationSteps) {
+  std::string report;
+  {
+    llvm::raw_string_ostream os(report);
+    DefaultTimingManager tm;
+    tm.setEnabled(true);
+    tm.setDisplayMode(DefaultTimingManager::DisplayMode::Tree);
+    tm.setOutput(
+        createOutputStrategy(DefaultTimingManager::OutputFormat::Text, os));
+    auto ctx = compilerContext();
+    OwningOpRef<ModuleOp> module = parse(*ctx, kMlp);
+    ASSERT_TRUE(module);
+    CompileOptions options = cpuOptions();
+    options.timing = tm.getRootTimer();
+    TimingScope root = tm.getRootScope();
+    ASSERT_TRUE(succeeded(compile(*module, options)));
+    root.stop();
+    tm.print();
+  }
+  // The passes at the top level (the compile's own timer hidden), the
+  // serialization steps nested in its pass.
+  // Each tree line is the times, then "%)", two spaces and the indented
+  // name.
+  EXPECT_NE(report.find("%)  FuelAttachTopologyPass\n"), std::string::npos)
+      << report;
+  size_t serialize = report.find("%)  FuelSerializeExecutablePass\n");
+  ASSERT_NE(serialize, std::string::npos) << report;
+  size_t next = report.find('\n', serialize) + 1;
+  llvm::StringRef line = llvm::StringRef(report).substr(next).split('\n').first;
+  EXPECT_TRUE(line.ends_with("%)    kernel modules")) << report;
+  EXPECT_EQ(report.find("fuel compile"), std::string::npos) << report;
 }
 
 TEST(CompilerTest, StagesHaveTheirNames) {
@@ -530,9 +606,9 @@ TEST(CompilerTest, RegisterCompilerPassesEnablesTextualPipelines) {
   auto ctx = compilerContext();
   std::string error;
   llvm::raw_string_ostream os(error);
-  std::string pipeline = "builtin.module(fuel-plan{topology=" +
-                         topologyFile("cpu-only.json") +
-                         " kernel-sources=generated},fuel-lower)";
+  std::string pipeline =
+      "builtin.module(fuel-plan{topology=" + topologyFile("cpu-only.json") +
+      " kernel-sources=generated},fuel-lower)";
   FailureOr<OpPassManager> parsed = parsePassPipeline(pipeline, os);
   ASSERT_TRUE(succeeded(parsed)) << error;
   PassManager pm(ctx.get(), ModuleOp::getOperationName());
@@ -570,18 +646,26 @@ TEST(CompilerTest, CompilerDialectsAloneCompileTheExamples) {
 }
 
 TEST(CompilerTest, ConcurrentCompilesInOwnContextsGiveTheSequentialBytes) {
-  std::vector<uint8_t> sequential = compileIn(compilerRegistry(), kMlp);
-  ASSERT_FALSE(sequential.empty());
-  constexpr int kThreads = 4;
-  std::vector<std::vector<uint8_t>> results(kThreads);
-  std::vector<std::thread> threads;
-  for (int i = 0; i < kThreads; ++i)
-    threads.emplace_back(
-        [&, i] { results[i] = compileIn(compilerRegistry(), kMlp); });
-  for (std::thread &t : threads)
-    t.join();
-  for (int i = 0; i < kThreads; ++i)
-    EXPECT_EQ(results[i], sequential) << "thread " << i;
+  // The small MLP, and the example transformer, whose kernels are compiled
+  // in several parts on each context's own threads.
+  auto transformer = llvm::MemoryBuffer::getFile(
+      std::string(FUEL_EXAMPLES_DIR) + "/transformer.mlir");
+  ASSERT_TRUE(bool(transformer));
+  for (llvm::StringRef program :
+       {llvm::StringRef(kMlp), (*transformer)->getBuffer()}) {
+    std::vector<uint8_t> sequential = compileIn(compilerRegistry(), program);
+    ASSERT_FALSE(sequential.empty());
+    constexpr int kThreads = 4;
+    std::vector<std::vector<uint8_t>> results(kThreads);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < kThreads; ++i)
+      threads.emplace_back(
+          [&, i] { results[i] = compileIn(compilerRegistry(), program); });
+    for (std::thread &t : threads)
+      t.join();
+    for (int i = 0; i < kThreads; ++i)
+      EXPECT_EQ(results[i], sequential) << "thread " << i;
+  }
 }
 
 } // namespace

@@ -151,6 +151,13 @@ struct CompileOptions {
 LogicalResult lower(ModuleOp module, const CompileOptions &options,
                     CompileStage stage);
 
+/// The executable's bytes of `module` lowered through CompileStage::Llvm (by
+/// `lower`, or by a caller's pass manager with the pipelines above): what
+/// `compile` returns for it. The IR is not changed. Counts and wall seconds
+/// go to `stats` when it is not null. Diagnostics go to the module's context.
+FailureOr<std::vector<uint8_t>> serialize(ModuleOp module,
+                                          SerializeStats *stats = nullptr);
+
 /// Plans, lowers and serializes `module`, returning the executable's bytes
 /// (docs/EXECUTABLE-FORMAT.md), which libfuelrt loads. The module is
 /// lowered in place (clone it to keep it). The same module, topology and
