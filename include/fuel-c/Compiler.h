@@ -23,8 +23,8 @@
 // crosses this API.
 //
 // Threading: calls on different MLIR contexts may run concurrently (text is
-// compiled in a context of its own); a module must not be used by another
-// thread while it is compiled.
+// compiled in a context of its own); one context serves one compile at a
+// time, and a module must not be used by another thread while it compiles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -137,8 +137,10 @@ FUEL_C_API fuelStatus fuelCompileModule(MlirModule module,
  * the lowering's) into `registry`, for mlirContextCreateWithRegistry. */
 FUEL_C_API void fuelRegisterCompilerDialects(MlirDialectRegistry registry);
 
-/* Registers fuel's passes and pipelines with MLIR's global pass registry
- * (for mlirParsePassPipeline). Idempotent; thread-safe. */
+/* Registers fuel's passes and pipelines with MLIR's global pass registry,
+ * for mlirParsePassPipeline; the compile calls above do not need it.
+ * Idempotent, but the registry has no lock: call it before threads parse
+ * textual pipelines. */
 FUEL_C_API void fuelRegisterCompilerPasses(void);
 
 /* The fuel dialect alone: mlirGetDialectHandle__fuel__(). */
