@@ -37,6 +37,7 @@
 using namespace mlir;
 namespace fc = mlir::fuel;
 
+/// An owned result of a compile (fuelBuffer).
 struct fuelBuffer_ {
   /// The bytes, then one NUL that size() does not count.
   std::vector<uint8_t> bytes;
@@ -47,10 +48,12 @@ MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Fuel, fuel, mlir::fuel::FuelDialect)
 
 namespace {
 
+/// An error status of libfuelrt's kind.
 fuelStatus error(fuelStatusCode code, const std::string &message) {
   return fuelStatusCreate(code, message.c_str());
 }
 
+/// The status of a NULL required argument, naming the call and argument.
 fuelStatus nullArgument(const char *function, const char *argument) {
   return error(fuelStatusInvalidArgument,
                std::string(function) + ": " + argument + " is null");
@@ -298,6 +301,7 @@ LogicalResult toCompileOptions(const fuelCompileOptions *options,
 // Diagnostics
 //===----------------------------------------------------------------------===//
 
+/// The C severity of an MLIR diagnostic.
 fuelDiagnosticSeverity toC(DiagnosticSeverity severity) {
   switch (severity) {
   case DiagnosticSeverity::Error:
