@@ -90,7 +90,10 @@ typedef enum fuelDiagnosticSeverity {
 typedef void (*fuelDiagnosticHandler)(fuelDiagnosticSeverity severity,
                                       const char *text, void *userData);
 
-/* How to compile; zero-initialize for the defaults of fuel-compile. */
+/* How to compile; zero-initialize for the defaults of fuel-compile. The
+ * layout belongs to the major version: a field is added only with a new
+ * major version, so the struct a frontend passes is the one the library
+ * reads. */
 typedef struct fuelCompileOptions {
   /* A topology JSON file, "probe" (this machine), or NULL or "": the
    * module's stamped topology, else the built-in default
