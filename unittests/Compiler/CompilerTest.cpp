@@ -34,6 +34,7 @@
 #include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
@@ -242,6 +243,16 @@ TEST(CompilerTest, BytesAreDeterministicAndIndependentOfTheRegistry) {
   std::vector<uint8_t> first = compileIn(compilerRegistry(), kMlp);
   ASSERT_FALSE(first.empty());
   EXPECT_EQ(compileIn(compilerRegistry(), kMlp), first);
+
+  // On one thread: the same bytes.
+  {
+    MLIRContext ctx(compilerRegistry(), MLIRContext::Threading::DISABLED);
+    OwningOpRef<ModuleOp> module = parse(ctx, kMlp);
+    ASSERT_TRUE(module);
+    FailureOr<std::vector<uint8_t>> bytes = compile(*module, cpuOptions());
+    ASSERT_TRUE(succeeded(bytes));
+    EXPECT_EQ(*bytes, first);
+  }
 
   // Every upstream dialect and extension: the same bytes.
   DialectRegistry all;
@@ -643,6 +654,17 @@ TEST(CompilerTest, CompilerDialectsAloneCompileTheExamples) {
         rt, bytes->data(), bytes->size(), exe);
     EXPECT_TRUE(s) << s.message();
   }
+}
+
+TEST(CompilerTest, TheLibrariesDefineNoCommandLineOption) {
+  // Every option of a compile comes from CompileOptions: fuel's libraries
+  // (all linked into this test) register no global cl::opt, which a
+  // compile on another thread could see change.
+  registerCompilerPasses();
+  // LLVM's and MLIR's own options are there.
+  EXPECT_GT(llvm::cl::getRegisteredOptions().size(), 10u);
+  for (const auto &entry : llvm::cl::getRegisteredOptions())
+    EXPECT_FALSE(entry.first.starts_with("fuel")) << entry.first.str();
 }
 
 TEST(CompilerTest, ConcurrentCompilesInOwnContextsGiveTheSequentialBytes) {

@@ -38,10 +38,11 @@ namespace mlir::fuel {
 
 struct SerializeStats;
 
-/// Inserts into `registry` every dialect, interface extension and LLVM IR
-/// translation that fuel's input, planning and lowering use: the fuel
-/// dialect, and func, arith, math, linalg, tensor, bufferization, memref,
-/// scf, vector, affine, transform and llvm with their extensions.
+/// Inserts into `registry` every dialect, interface model, extension and
+/// LLVM IR translation that fuel's input, planning and lowering use, and no
+/// other dialect: the fuel dialect, and func, arith, math, linalg, tensor,
+/// bufferization, memref, scf, vector, x86vector, affine, cf, index, ub,
+/// transform and llvm with their interface models and extensions.
 void registerCompilerDialects(DialectRegistry &registry);
 
 /// Registers fuel's passes and pipelines (the fuel-* passes,
