@@ -84,6 +84,12 @@ FUEL_C_API fuelStatusCode fuelStatusGetCode(fuelStatus status);
 FUEL_C_API const char *fuelStatusMessage(fuelStatus status);
 /* Releases a status; NULL is allowed. */
 FUEL_C_API void fuelStatusFree(fuelStatus status);
+/* A status with `code` and a copy of `message` (NULL: ""), for libraries
+ * and frontends layered on this API that report errors the same way
+ * (libFuelCAPI.so does). fuelStatusOk gives NULL (success); a code outside
+ * fuelStatusCode gives fuelStatusInternal. Free it with fuelStatusFree. */
+FUEL_C_API fuelStatus fuelStatusCreate(fuelStatusCode code,
+                                       const char *message);
 
 /* How to create a runtime; zero-initialize for the defaults. */
 typedef struct fuelRuntimeOptions {

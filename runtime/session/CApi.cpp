@@ -117,6 +117,23 @@ void fuelStatusFree(fuelStatus status) {
     delete status;
 }
 
+fuelStatus fuelStatusCreate(fuelStatusCode code, const char *message) {
+  if (code == fuelStatusOk)
+    return nullptr;
+  try {
+    std::string text = message ? message : "";
+    if (static_cast<unsigned>(code) >
+        static_cast<unsigned>(fuelStatusUnimplemented)) {
+      text = "status code " + std::to_string(static_cast<int>(code)) +
+             " is not a fuelStatusCode: " + text;
+      code = fuelStatusInternal;
+    }
+    return makeStatus(code, std::move(text));
+  } catch (...) {
+    return &outOfMemoryStatus;
+  }
+}
+
 fuelStatus fuelRuntimeCreate(const fuelRuntimeOptions *options,
                              fuelRuntime *outRuntime) {
   return guarded("fuelRuntimeCreate", [&]() -> fuelStatus {

@@ -105,6 +105,11 @@ int main(int argc, char **argv) {
   fuelSessionDestroy(session);
   fuelExecutableDestroy(exe);
   fuelRuntimeDestroy(rt);
+
+  // A status made by a layered library, as libFuelCAPI makes them.
+  CHECK(fuelStatusCreate(fuelStatusOk, "x") == NULL);
+  ERROR(fuelStatusCreate(fuelStatusUnavailable, "no device"),
+        fuelStatusUnavailable, "no device");
   if (failures)
     fprintf(stderr, "%d failures\n", failures);
   else

@@ -340,4 +340,26 @@ TEST(CApiCxx, RaiiHandlesRunAndReportErrors) {
   EXPECT_TRUE(moved.run());
 }
 
+// fuelStatusCreate: the status a layered library returns keeps its code and
+// a copy of its message; Ok is success; a code outside the enum is Internal.
+TEST(CApiStatus, Create) {
+  EXPECT_EQ(fuelStatusCreate(fuelStatusOk, "ignored"), nullptr);
+  std::string text = "bad.mlir:3:7: error: unknown op";
+  fuelStatus s = fuelStatusCreate(fuelStatusInvalidArgument, text.c_str());
+  text[0] = 'X'; // the status holds a copy
+  ASSERT_FALSE(fuelStatusIsOk(s));
+  EXPECT_EQ(fuelStatusGetCode(s), fuelStatusInvalidArgument);
+  EXPECT_STREQ(fuelStatusMessage(s), "bad.mlir:3:7: error: unknown op");
+  fuelStatusFree(s);
+  s = fuelStatusCreate(fuelStatusDataLoss, nullptr);
+  EXPECT_EQ(fuelStatusGetCode(s), fuelStatusDataLoss);
+  EXPECT_STREQ(fuelStatusMessage(s), "");
+  fuelStatusFree(s);
+  s = fuelStatusCreate(static_cast<fuelStatusCode>(42), "odd");
+  EXPECT_EQ(fuelStatusGetCode(s), fuelStatusInternal);
+  EXPECT_STREQ(fuelStatusMessage(s),
+               "status code 42 is not a fuelStatusCode: odd");
+  fuelStatusFree(s);
+}
+
 } // namespace
