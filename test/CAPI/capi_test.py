@@ -354,7 +354,7 @@ def test_errors(api, args, program):
         (dict(planOptions=b"precision"),
          "fuel-plan option 'precision' needs a value"),
         (dict(planOptions=b"topology=x.json"),
-         "set fuelCompileOptions.topology instead"),
+         "fuel-plan option 'topology' is not read from option text"),
         (dict(planOptions=b"precision='bit-stable"), "unterminated quote"),
         (dict(stage=99), "fuelCompileOptions.stage 99 is not a "
          "fuelCompileStage"),

@@ -16,7 +16,6 @@
 
 #include "fuel/Compiler/Compiler.h"
 #include "fuel/Conversion/Passes.h"
-#include "fuel/Dialect/Fuel/Transforms/Passes.h"
 #include "fuel/Dialect/Fuel/Transforms/PlanExport.h"
 #include "fuel/Dialect/Fuel/Transforms/SerializeExecutable.h"
 
@@ -209,33 +208,6 @@ static int commandLineError(const llvm::Twine &message) {
   return 2;
 }
 
-/// The CompileOptions planning options of the fuel-plan options `plan`.
-static PlanningOptions planningOptions(const PlanPipelineOptions &plan) {
-  PlanningOptions o;
-  o.topology = plan.topology;
-  o.precision = plan.precision;
-  o.preferBitStable = plan.preferBitStable;
-  o.pinnedDevice = plan.pinnedDevice;
-  o.priceTransfers = plan.priceTransfers;
-  o.allowCostPlacement = plan.allowCostPlacement;
-  o.requireTransferPricing = plan.requireTransferPricing;
-  // Split so that joining by commas gives the option's text back.
-  llvm::StringRef sources = plan.kernelSources;
-  if (!sources.empty()) {
-    llvm::SmallVector<llvm::StringRef> parts;
-    sources.split(parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/true);
-    for (llvm::StringRef part : parts)
-      o.kernelSources.push_back(part.str());
-  }
-  o.keepPerDevice = plan.keepPerDevice;
-  o.placementAlgorithm = plan.placementAlgorithm;
-  o.exportPlan = plan.exportPlan;
-  o.importPlan = plan.importPlan;
-  o.exportDot = plan.exportDot;
-  o.explain = plan.explain;
-  return o;
-}
-
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerCompilerPasses();
@@ -249,22 +221,14 @@ int main(int argc, char **argv) {
       "executable\n");
 
   // Options first, so a bad command line fails before any input is read.
-  PlanPipelineOptions planOptions;
+  PlanningOptions planning;
   {
-    std::string message;
-    llvm::raw_string_ostream os(message);
-    // The option parser reports a bad value itself, on stderr; an unknown
-    // key comes back in `message`.
-    if (failed(planOptions.parseFromString(planOption, os))) {
-      llvm::StringRef reason = llvm::StringRef(message).trim();
-      return commandLineError("invalid --plan options '" + planOption + "'" +
-                              (reason.empty() ? "" : ": ") + reason);
-    }
+    std::string reason;
+    if (failed(parsePlanningOptions(planOption, planning, reason)))
+      return commandLineError("invalid --plan options '" + planOption +
+                              "': " + reason);
   }
-  if (planOptions.topology.hasValue())
-    return commandLineError("--plan must not set 'topology'; pass "
-                            "--topology=FILE|probe instead");
-  planOptions.topology = topologyOption;
+  planning.topology = topologyOption;
 
   bool serialize = emitStage == Stage::Executable;
   if (serialize && (outputFilename.empty() || outputFilename == "-"))
@@ -311,7 +275,7 @@ int main(int argc, char **argv) {
   }
 
   CompileOptions options;
-  options.planning = planningOptions(planOptions);
+  options.planning = planning;
   options.timing = timingManager.getRootTimer();
   SerializeStats serializeStats;
   if (serialize)

@@ -691,3 +691,60 @@ TEST(CompilerTest, ConcurrentCompilesInOwnContextsGiveTheSequentialBytes) {
 }
 
 } // namespace
+
+TEST(CompilerTest, PlanningOptionTextReadsEveryOptionButTheTopology) {
+  PlanningOptions o;
+  std::string error;
+  ASSERT_TRUE(succeeded(parsePlanningOptions(
+      "precision='bit-stable,ulp<=1' prefer-bit-stable pinned-device=none "
+      "price-transfers=false allow-cost-placement=0 "
+      "require-transfer-pricing=true kernel-sources=generated,openblas "
+      "keep-per-device=3 placement-algorithm=mincut export-plan=\"a b.json\" "
+      "import-plan=p.json export-dot=d.dot explain",
+      o, error)))
+      << error;
+  EXPECT_EQ(o.precision, "bit-stable,ulp<=1");
+  EXPECT_TRUE(o.preferBitStable);
+  EXPECT_EQ(o.pinnedDevice, "none");
+  EXPECT_FALSE(o.priceTransfers);
+  EXPECT_FALSE(o.allowCostPlacement);
+  EXPECT_TRUE(o.requireTransferPricing);
+  EXPECT_EQ(o.kernelSources,
+            (std::vector<std::string>{"generated", "openblas"}));
+  EXPECT_EQ(o.keepPerDevice, 3u);
+  EXPECT_EQ(o.placementAlgorithm, ::fuel::plan::PlacementAlgorithm::MinCut);
+  EXPECT_EQ(o.exportPlan, "a b.json");
+  EXPECT_EQ(o.importPlan, "p.json");
+  EXPECT_EQ(o.exportDot, "d.dot");
+  EXPECT_TRUE(o.explain);
+
+  // Empty text keeps the values; later keys override earlier ones.
+  PlanningOptions same = o;
+  ASSERT_TRUE(succeeded(parsePlanningOptions("  ", same, error)));
+  EXPECT_EQ(same, o);
+  ASSERT_TRUE(succeeded(parsePlanningOptions(
+      "keep-per-device=1 keep-per-device=5", same, error)));
+  EXPECT_EQ(same.keepPerDevice, 5u);
+
+  struct Bad {
+    const char *text, *message;
+  } bad[] = {
+      {"bogus=1", "unknown fuel-plan option 'bogus'"},
+      {"topology=m.json", "fuel-plan option 'topology' is not read"},
+      {"price-transfers=maybe",
+       "fuel-plan option 'price-transfers': 'maybe' is not a boolean"},
+      {"keep-per-device=-1",
+       "fuel-plan option 'keep-per-device': '-1' is not an unsigned"},
+      {"placement-algorithm=fastest", "'fastest' is not a placement algorithm"},
+      {"precision", "fuel-plan option 'precision' needs a value"},
+      {"precision='none", "unterminated quote in the value of 'precision'"},
+  };
+  for (const Bad &b : bad) {
+    PlanningOptions untouched;
+    error.clear();
+    EXPECT_TRUE(failed(parsePlanningOptions(b.text, untouched, error)))
+        << b.text;
+    EXPECT_NE(error.find(b.message), std::string::npos)
+        << b.text << ": " << error;
+  }
+}

@@ -87,6 +87,17 @@ struct PlanningOptions {
   }
 };
 
+/// Reads fuel-plan option text into `options`, over their current values:
+/// `key=value` items separated by spaces, as in `fuel-plan{...}` and
+/// `fuel-compile --plan` (a value may be quoted with ' or ", or braced; a
+/// bare boolean key means true; `kernel-sources` is a comma list). Every
+/// fuel-plan option but `topology`, which is set on its own, is read. An
+/// unknown key, `topology`, a missing or bad value or an unterminated quote
+/// fails with `error` naming the option; nothing is printed.
+LogicalResult parsePlanningOptions(llvm::StringRef text,
+                                   PlanningOptions &options,
+                                   std::string &error);
+
 /// The IR stages of docs/ARCHITECTURE.md, in pipeline order.
 enum class CompileStage {
   Planned,    // after fuel-plan

@@ -1,30 +1,32 @@
 // Tests that a bad command line fails before any input is read, with a
 // message naming the option: an unknown or misspelt --plan key, a bad
-// value, `topology` inside --plan, an unknown --emit stage, an executable
+// value, `topology` inside --plan, an unterminated quote, an unknown --emit stage, an executable
 // without -o; and that a missing input file is an error naming it.
 
 // RUN: not fuel-compile %S/Inputs/matmul.mlir --plan="bogus=1" --emit=planned 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=UNKNOWN-KEY
-// UNKNOWN-KEY: fuel-compile: error: invalid --plan options 'bogus=1': <Pass-Options-Parser>: no such option bogus
+// UNKNOWN-KEY: fuel-compile: error: invalid --plan options 'bogus=1': unknown fuel-plan option 'bogus' (docs/SEMANTICS.md §9 lists them)
 
 // RUN: not fuel-compile %S/Inputs/matmul.mlir --plan="explain=true keep-per-devices=2" \
 // RUN:   --emit=planned 2>&1 | FileCheck %s --check-prefix=MISSPELT
-// MISSPELT: fuel-compile: error: invalid --plan options 'explain=true keep-per-devices=2': <Pass-Options-Parser>: no such option keep-per-devices
+// MISSPELT: fuel-compile: error: invalid --plan options 'explain=true keep-per-devices=2': unknown fuel-plan option 'keep-per-devices'
 
 // RUN: not fuel-compile %S/Inputs/matmul.mlir --plan="price-transfers=maybe" \
 // RUN:   --emit=planned 2>&1 | FileCheck %s --check-prefix=BAD-VALUE
-// BAD-VALUE: 'maybe' is invalid value for boolean argument
-// BAD-VALUE: fuel-compile: error: invalid --plan options 'price-transfers=maybe'
+// BAD-VALUE: fuel-compile: error: invalid --plan options 'price-transfers=maybe': fuel-plan option 'price-transfers': 'maybe' is not a boolean (true or false)
 
 // RUN: not fuel-compile %S/Inputs/matmul.mlir --plan="placement-algorithm=fastest" \
 // RUN:   --emit=planned 2>&1 | FileCheck %s --check-prefix=BAD-ENUM
-// BAD-ENUM: Cannot find option named 'fastest'
-// BAD-ENUM: fuel-compile: error: invalid --plan options 'placement-algorithm=fastest'
+// BAD-ENUM: fuel-compile: error: invalid --plan options 'placement-algorithm=fastest': fuel-plan option 'placement-algorithm': 'fastest' is not a placement algorithm (auto, greedy, exact-tree, mincut or brute-force)
 
 // RUN: not fuel-compile %S/Inputs/matmul.mlir \
 // RUN:   --plan="topology=%topologies/cpu-only.json" --emit=planned 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=TOPOLOGY
-// TOPOLOGY: fuel-compile: error: --plan must not set 'topology'; pass --topology=FILE|probe instead
+// TOPOLOGY: fuel-compile: error: invalid --plan options 'topology={{.*}}cpu-only.json': fuel-plan option 'topology' is not read from option text: set the topology on its own (fuel-compile --topology=FILE|probe,
+
+// RUN: not fuel-compile %S/Inputs/matmul.mlir --plan="precision='none" \
+// RUN:   --emit=planned 2>&1 | FileCheck %s --check-prefix=QUOTE
+// QUOTE: fuel-compile: error: invalid --plan options 'precision='none': unterminated quote in the value of 'precision'
 
 // RUN: not fuel-compile %S/Inputs/matmul.mlir --emit=spirv 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=EMIT
