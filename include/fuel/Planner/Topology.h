@@ -57,6 +57,44 @@ struct CpuTarget {
   }
 };
 
+/// What code generation for a GPU device (Vulkan, CUDA) reads of it: the
+/// limits its kernels' tiles, workgroups and reductions are sized from, and
+/// the alignment of the buffer ranges a dispatch binds. The probe fills them
+/// from the device (Vulkan: VkPhysicalDeviceLimits and the subgroup
+/// properties); a topology file states them per device (docs/TOPOLOGY.md).
+/// A value of 0 means unknown.
+struct GpuLimits {
+  /// Invocations per subgroup (warp); 8 on lavapipe, 32 on NVIDIA.
+  uint32_t subgroupSize = 0;
+  /// Shared (workgroup) memory per workgroup, in bytes.
+  uint64_t sharedMemoryBytes = 0;
+  /// Invocations of one workgroup, in all, and per dimension.
+  uint32_t maxWorkgroupInvocations = 0;
+  uint32_t maxWorkgroupSize[3] = {0, 0, 0};
+  /// The alignment in bytes of a storage-buffer binding's offset.
+  uint64_t minStorageBufferOffsetAlignment = 0;
+  /// Bytes of push constants (kernel parameters) one dispatch may pass.
+  uint32_t maxPushConstantsBytes = 0;
+  /// Nanoseconds per timestamp tick.
+  double timestampPeriodNs = 0;
+
+  friend bool operator==(const GpuLimits &a, const GpuLimits &b) {
+    return a.subgroupSize == b.subgroupSize &&
+           a.sharedMemoryBytes == b.sharedMemoryBytes &&
+           a.maxWorkgroupInvocations == b.maxWorkgroupInvocations &&
+           a.maxWorkgroupSize[0] == b.maxWorkgroupSize[0] &&
+           a.maxWorkgroupSize[1] == b.maxWorkgroupSize[1] &&
+           a.maxWorkgroupSize[2] == b.maxWorkgroupSize[2] &&
+           a.minStorageBufferOffsetAlignment ==
+               b.minStorageBufferOffsetAlignment &&
+           a.maxPushConstantsBytes == b.maxPushConstantsBytes &&
+           a.timestampPeriodNs == b.timestampPeriodNs;
+  }
+  friend bool operator!=(const GpuLimits &a, const GpuLimits &b) {
+    return !(a == b);
+  }
+};
+
 /// Checks a CPU target's syntax: a non-empty CPU name of letters, digits,
 /// '-', '_' and '.'; features empty or a comma list of '+name' / '-name'
 /// (names of lower-case letters, digits, '-', '_' and '.'). Returns an empty
@@ -86,6 +124,9 @@ struct DeviceInfo {
   /// The code-generation target, on the host `cpu` only; absent means the
   /// compiling host. Part of the content hash only when present.
   std::optional<CpuTarget> cpuTarget;
+  /// The code-generation limits of a GPU device (Vulkan, CUDA); absent on
+  /// the host. Part of the content hash only when present.
+  std::optional<GpuLimits> gpuLimits;
 };
 
 /// A directed link. Links are one-way; a pair of devices usually has two.

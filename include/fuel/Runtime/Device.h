@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fuel::rt {
@@ -47,13 +48,26 @@ struct ModuleHandle {
   std::vector<Kernel> kernels;
 };
 
+/// A GPU kernel's launch layout, which its module's code does not carry in
+/// a form the device reads back: the workgroup (block) size and, for
+/// SPIR-V, the descriptor slot (set, binding) of each binding of a
+/// dispatch, in dispatch binding order.
+struct KernelLayout {
+  uint32_t workgroupSize[3] = {1, 1, 1};
+  std::vector<std::pair<uint32_t, uint32_t>> bindingSlots;
+};
+
 /// A module's code as the device's backend takes it: for the CPU an ELF
 /// shared object (the bytes of the executable's segment) and the names of
-/// the kernel symbols to resolve; SPIR-V or PTX with entry points later.
+/// the kernel symbols to resolve; for Vulkan a SPIR-V module (32-bit words)
+/// and its entry points' names; PTX with entry names for CUDA.
 struct ModuleImage {
   const void *data = nullptr;
   size_t size = 0;
   std::vector<std::string> kernelNames;
+  /// GPU modules: one layout per kernel name, in the same order; empty for
+  /// an ELF shared object.
+  std::vector<KernelLayout> layouts;
 };
 
 /// A range of a buffer bound to a dispatch: the kernel sees the base pointer
@@ -186,6 +200,9 @@ struct DeviceInfo {
   uint64_t maxAlignment = 0;
   /// Whether buffers are host memory (importHost and hostPointer work).
   bool hostVisible = false;
+  /// The alignment in bytes every Binding's offset must have (Vulkan: the
+  /// device's minStorageBufferOffsetAlignment); 1 on the CPU.
+  uint64_t bindingOffsetAlignment = 1;
 };
 
 /// A device: memory, modules and queues.
