@@ -450,3 +450,42 @@ TEST(VulkanDevice, OverlappingQueueCopiesAreMemmoves) {
     }
   }
 }
+
+// A dispatch must pass exactly its kernel's bindings, no more push constants
+// than the device's range holds and a grid within the device's limits.
+TEST(VulkanDevice, SubmitChecksTheKernelsLayout) {
+  FUEL_REQUIRE_VULKAN();
+  auto dev = mustOpen({false, "", 0, false});
+  ASSERT_TRUE(dev);
+  auto k = loadVulkanKernels(*dev);
+  ASSERT_TRUE(k.isOk()) << k.status().message();
+  Buffer buf = *dev->allocate(256, 0);
+  auto q = dev->createQueue();
+  ASSERT_TRUE(q.isOk());
+  Binding two[2] = {{buf, 0, 64}, {buf, 64, 64}};
+  uint32_t push[kMaxPushConstants] = {16, 16};
+  auto r = (*q)->submit(Command::dispatch(k->vadd, 1, 1, 1, two, 2, push, 2));
+  EXPECT_EQ(r.status().code(), StatusCode::InvalidArgument);
+  EXPECT_NE(r.status().message().find("takes 3 bindings"), std::string::npos)
+      << r.status().message();
+  Binding three[3] = {{buf, 0, 64}, {buf, 64, 64}, {buf, 128, 64}};
+  r = (*q)->submit(
+      Command::dispatch(k->vadd, 1, 1, 1, three, 3, push, kMaxPushConstants));
+  EXPECT_EQ(r.status().code(), StatusCode::InvalidArgument);
+  EXPECT_NE(r.status().message().find("push constants"), std::string::npos)
+      << r.status().message();
+  r = (*q)->submit(
+      Command::dispatch(k->vadd, 1u << 31, 1, 1, three, 3, push, 2));
+  EXPECT_EQ(r.status().code(), StatusCode::InvalidArgument);
+  EXPECT_NE(r.status().message().find("maxComputeWorkGroupCount"),
+            std::string::npos);
+  // A zero-length binding at the end of its buffer and an empty grid are
+  // valid and do nothing.
+  Binding atEnd[3] = {{buf, 0, 64}, {buf, 64, 64}, {buf, 256, 0}};
+  uint32_t none[2] = {0, 16};
+  auto f = (*q)->submit(Command::dispatch(k->vadd, 1, 1, 1, atEnd, 3, none, 2));
+  ASSERT_TRUE(f.isOk()) << f.status().message();
+  f = (*q)->submit(Command::dispatch(k->vadd, 0, 1, 1, three, 3, push, 2));
+  ASSERT_TRUE(f.isOk()) << f.status().message();
+  EXPECT_TRUE((*q)->wait(*f).isOk());
+}
