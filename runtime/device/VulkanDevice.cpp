@@ -133,8 +133,39 @@ constexpr uint32_t kBatchDescriptors = 4096;
 // Command-buffer slots of a queue in flight at once.
 constexpr size_t kMaxSlots = 4;
 
+const char *vkResultName(VkResult r) {
+  switch (r) {
+  case VK_ERROR_OUT_OF_HOST_MEMORY:
+    return "VK_ERROR_OUT_OF_HOST_MEMORY";
+  case VK_ERROR_OUT_OF_DEVICE_MEMORY:
+    return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
+  case VK_ERROR_INITIALIZATION_FAILED:
+    return "VK_ERROR_INITIALIZATION_FAILED";
+  case VK_ERROR_DEVICE_LOST:
+    return "VK_ERROR_DEVICE_LOST";
+  case VK_ERROR_EXTENSION_NOT_PRESENT:
+    return "VK_ERROR_EXTENSION_NOT_PRESENT";
+  case VK_ERROR_FEATURE_NOT_PRESENT:
+    return "VK_ERROR_FEATURE_NOT_PRESENT";
+  case VK_ERROR_INCOMPATIBLE_DRIVER:
+    return "VK_ERROR_INCOMPATIBLE_DRIVER (no Vulkan driver)";
+  case VK_ERROR_TOO_MANY_OBJECTS:
+    return "VK_ERROR_TOO_MANY_OBJECTS";
+  case VK_ERROR_OUT_OF_POOL_MEMORY:
+    return "VK_ERROR_OUT_OF_POOL_MEMORY";
+  case VK_ERROR_INVALID_SHADER_NV:
+    return "VK_ERROR_INVALID_SHADER_NV";
+  default:
+    return nullptr;
+  }
+}
+
 std::string vkError(const char *call, VkResult r) {
-  return std::string(call) + " failed with VkResult " + std::to_string(int(r));
+  std::string s =
+      std::string(call) + " failed with VkResult " + std::to_string(int(r));
+  if (const char *name = vkResultName(r))
+    s += std::string(" ") + name;
+  return s;
 }
 
 Status vkStatus(const char *call, VkResult r) {
