@@ -194,7 +194,7 @@ expect_error([copy_i32, "--input=@" + path("f64.npy")], "f64.npy",
 
 # Errors: non-zero exit, a message naming what is wrong.
 expect_error([os.path.join(EXES, "needs-vulkan.fuel"), "--input=random:1"],
-             "vulkan:0", "a missing device")
+             "executable needs device vulkan:31", "a missing device")
 np.save(path("wrong-shape.npy"), np.zeros((10, 100), dtype=np.float32))
 expect_error([vadd, "--input=@" + path("wrong-shape.npy"),
               "--input=@" + path("b.npy")], "wrong-shape.npy",

@@ -3,7 +3,7 @@
 // `FuelRtWriteTestExecutables DIR` writes the executables of TestPrograms.h
 // into DIR (created if needed), for the C API's C test and the fuel-run
 // tests: vadd.fuel (c = a + b, 1000 f32, then a copy), chain.fuel
-// (c = (a + b) + a, 512 f32) and needs-vulkan.fuel (vadd plus a vulkan:0
+// (c = (a + b) + a, 512 f32) and needs-vulkan.fuel (vadd plus a vulkan:31
 // device this host lacks), copy-i32.fuel (y = x, 2x3xi32) and copy-f64.fuel
 // (y = x, 5xf64).
 //
@@ -59,7 +59,7 @@ int main(int argc, char **argv) {
   buildVectorAdd(vadd, 1000, 256);
   buildChain(chain, 512, 64);
   buildVectorAdd(vulkan, 16, 16);
-  vulkan.addDevice(::fuel::Device::vulkan(0), 1024);
+  vulkan.addDevice(::fuel::Device::vulkan(31), 1024);
   bool ok = write(dir + "/vadd.fuel", vadd) &&
             write(dir + "/chain.fuel", chain) &&
             write(dir + "/needs-vulkan.fuel", vulkan) &&
