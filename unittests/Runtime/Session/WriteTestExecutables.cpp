@@ -66,5 +66,14 @@ int main(int argc, char **argv) {
             write(dir + "/copy-i32.fuel", copyI32) &&
             write(dir + "/copy-f64.fuel", copyF64) &&
             write(dir + "/two-adds.fuel", twoAdds);
+  // With the SPIR-V kernel (spirv-as at build time): mixed-vulkan.fuel, cpu
+  // and vulkan:0 with copies both ways (buildVulkanMixed, 1009 f32, lead 5).
+  std::ifstream spv(FUEL_TEST_SPIRV_VADD, std::ios::binary);
+  std::vector<uint8_t> spirv(std::istreambuf_iterator<char>(spv), {});
+  if (ok && !spirv.empty()) {
+    ExecutableWriter mixed;
+    buildVulkanMixed(mixed, spirv, 1009, 5);
+    ok = write(dir + "/mixed-vulkan.fuel", mixed);
+  }
   return ok ? 0 : 1;
 }
