@@ -789,8 +789,9 @@ TEST(SpirVReaderTest, EveryTruncationIsRefusedOrReadsFewerEntryPoints) {
   std::vector<uint8_t> m = test::spirvModule({"main", "second"});
   for (size_t n = 0; n < m.size(); ++n) {
     auto eps = readSpirVEntryPoints(m.data(), n);
-    if (eps.isOk())
+    if (eps.isOk()) {
       EXPECT_LT(eps->size(), 2u) << n;
+    }
   }
 }
 
