@@ -565,10 +565,11 @@ Status Session::Impl::build() {
       commandDevice[i] = dstDev;
       if (srcDev != dstDev) {
         crossDevice[i] = 1;
-        // Neither side host memory: staged through the host, in a buffer
-        // sized once here for the largest such copy.
-        if (!loaded->devices[srcDev]->info().hostVisible &&
-            !loaded->devices[dstDev]->info().hostVisible &&
+        // Between two devices that are not the cpu (whose memory is always
+        // host memory): staged through the host where neither maps its
+        // buffers, in a buffer sized once here for the largest such copy.
+        if (p.devices[srcDev].device.kind != DeviceKind::Cpu &&
+            p.devices[dstDev].device.kind != DeviceKind::Cpu &&
             cp.bytes > hostStaging.size())
           hostStaging.resize(cp.bytes);
       } else {
@@ -728,6 +729,15 @@ Status Session::Impl::submitAll() {
   return Status::ok();
 }
 
+/// The host address of `buffer` where `device` is host memory and says
+/// where it lies, else null.
+static uint8_t *hostView(Device *device, Buffer buffer) {
+  if (!device->info().hostVisible)
+    return nullptr;
+  StatusOr<void *> p = device->hostPointer(buffer);
+  return p ? static_cast<uint8_t *>(*p) : nullptr;
+}
+
 Status Session::Impl::runCrossDeviceCopy(size_t i) {
   // Every command it depends on has finished (submitAll waited for them),
   // and every command depending on it is submitted after it returns.
@@ -736,21 +746,18 @@ Status Session::Impl::runCrossDeviceCopy(size_t i) {
   Device *src = loaded->devices[program->buffers[cp.src].device];
   Device *dst = loaded->devices[program->buffers[cp.dst].device];
   uint64_t start = monotonicNs();
-  if (src->info().hostVisible) {
-    StatusOr<void *> from = src->hostPointer(c.src);
-    if (!from)
-      return from.status();
+  if (uint8_t *from = hostView(src, c.src)) {
     FUEL_RT_RETURN_IF_ERROR(
-        dst->write(c.dst, c.dstOffset,
-                   static_cast<uint8_t *>(*from) + c.srcOffset, c.bytes));
-  } else if (dst->info().hostVisible) {
-    StatusOr<void *> to = dst->hostPointer(c.dst);
-    if (!to)
-      return to.status();
-    FUEL_RT_RETURN_IF_ERROR(src->read(c.src, c.srcOffset,
-                                      static_cast<uint8_t *>(*to) + c.dstOffset,
-                                      c.bytes));
+        dst->write(c.dst, c.dstOffset, from + c.srcOffset, c.bytes));
+  } else if (uint8_t *to = hostView(dst, c.dst)) {
+    FUEL_RT_RETURN_IF_ERROR(
+        src->read(c.src, c.srcOffset, to + c.dstOffset, c.bytes));
   } else {
+    if (hostStaging.size() < c.bytes)
+      return Status::error(StatusCode::Internal,
+                           "no host staging buffer for a copy between " +
+                               src->info().id.str() + " and " +
+                               dst->info().id.str());
     FUEL_RT_RETURN_IF_ERROR(
         src->read(c.src, c.srcOffset, hostStaging.data(), c.bytes));
     FUEL_RT_RETURN_IF_ERROR(

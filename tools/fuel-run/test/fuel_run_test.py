@@ -263,6 +263,11 @@ check(rc == 2 and "at most 16" in err, "--lanes=17 refused", err)
 expect_error([two_adds, "--input=random:1", "--lanes=0"], "at least 1",
              "zero lanes")
 
+# --no-pipeline-cache is accepted whatever the devices (a cpu executable
+# runs as without it).
+out, _ = expect_ok([vadd, "--input=random:5", "--no-pipeline-cache",
+                    "--output=@" + path("nocache.npy")], "--no-pipeline-cache")
+
 # cpu + vulkan:0 (mixed-vulkan.fuel, written where spirv-as was found):
 # d = a + b[5:] on vulkan:0, c = d + a on the cpu, with copies both ways.
 # Without a Vulkan device this part says why and skips; under CI=true it
