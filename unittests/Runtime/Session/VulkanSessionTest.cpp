@@ -74,9 +74,10 @@ struct VulkanSession : ::testing::Test {
 
 /// A vadd dispatch of the SPIR-V kernel over `n` elements.
 Dispatch vkVadd(uint32_t n, BindingRange a, BindingRange b, BindingRange c,
-                uint32_t offA, uint32_t offB, uint32_t offC) {
+                uint32_t offA, uint32_t offB, uint32_t offC,
+                uint32_t module = 1) {
   Dispatch d;
-  d.module = 1;
+  d.module = module;
   d.grid = {(n + 63) / 64, 1, 1};
   d.bindings = {a, b, c};
   d.pushConstants = {n, offA, offB, offC};
@@ -186,10 +187,11 @@ TEST_F(VulkanSession, AnUnalignedBindingOffsetIsRefusedAtSessionCreation) {
   const Program &p = w.program();
   uint32_t xb = p.inputs[x].buffer, yb = p.outputs[y].buffer;
   w.addDispatch(
-      vkVadd(n, {xb, 4, n * 4}, {xb, 4, n * 4}, {yb, 0, n * 4}, 0, 0, 0), {},
+      vkVadd(n, {xb, 4, n * 4}, {xb, 4, n * 4}, {yb, 0, n * 4}, 0, 0, 0, 0), {},
       testReport(1, "fuel.add", "k", "generated", 1));
-  std::vector<uint8_t> file = finishBytes(w);
-  auto exe = rt->loadExecutableBytes(file.data(), file.size());
+  StatusOr<std::vector<uint8_t>> file = w.finish();
+  ASSERT_TRUE(file) << file.status().toString();
+  auto exe = rt->loadExecutableBytes(file->data(), file->size());
   ASSERT_TRUE(exe) << exe.status().toString();
   auto s = Session::create(*exe);
   ASSERT_FALSE(s);
