@@ -12,11 +12,7 @@
 #include "fuel/Runtime/Runtime.h"
 
 #include "../device/CpuDevice.h"
-// The Vulkan device, where this libfuelrt has it.
-#if __has_include("../device/VulkanDevice.h")
 #include "../device/VulkanDevice.h"
-#define FUEL_RT_HAVE_VULKAN_DEVICE 1
-#endif
 
 #include <algorithm>
 #include <cstring>
@@ -46,17 +42,11 @@ struct Runtime::State {
 static StatusOr<std::unique_ptr<Device>>
 openBuiltinDevice(const ::fuel::Device &id, const RuntimeOptions &options) {
   if (id.kind == DeviceKind::Vulkan) {
-#ifdef FUEL_RT_HAVE_VULKAN_DEVICE
     VulkanDeviceOptions vo;
     vo.pipelineCache = options.pipelineCache;
     vo.cacheDir = options.cacheDir;
     vo.memoryLimit = options.vulkanMemoryLimit;
     return openVulkanDevice(id.ordinal, vo);
-#else
-    (void)options;
-    return Status::error(StatusCode::Unavailable,
-                         "this libfuelrt is built without the Vulkan device");
-#endif
   }
   return Status::error(StatusCode::Unavailable,
                        "this libfuelrt has no " +
