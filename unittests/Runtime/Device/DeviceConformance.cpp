@@ -7,6 +7,7 @@
 
 #include "DeviceConformance.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <numeric>
@@ -232,7 +233,9 @@ TEST_P(DeviceConformance, SubmitRefusesBadCommands) {
   Queue &q = **queue;
   uint32_t push[2] = {16, 16};
 
-  Binding past[3] = {{buf, 0, 64}, {buf, 0, 64}, {buf, 4, 64}};
+  const uint64_t align =
+      std::max<uint64_t>(4, dev->info().bindingOffsetAlignment);
+  Binding past[3] = {{buf, 0, 64}, {buf, 0, 64}, {buf, align, 64}};
   auto r = q.submit(Command::dispatch(k->vadd, 1, 1, 1, past, 3, push, 2));
   EXPECT_EQ(r.status().code(), StatusCode::OutOfRange);
   EXPECT_NE(r.status().message().find("binding 2"), std::string::npos)
@@ -277,9 +280,12 @@ TEST_P(DeviceConformance, FencesSignalInSubmissionOrder) {
   ASSERT_TRUE(dev);
   auto k = GetParam().loadKernels(*dev);
   ASSERT_TRUE(k.isOk()) << k.status().message();
-  Buffer out = mustAllocate(*dev, 4 * 8);
-  std::vector<uint32_t> zeros(8, 0);
-  ASSERT_TRUE(dev->write(out, 0, zeros.data(), 32).isOk());
+  // One word per command, at offsets every binding may take.
+  const uint64_t stride =
+      std::max<uint64_t>(4, dev->info().bindingOffsetAlignment);
+  Buffer out = mustAllocate(*dev, 8 * stride);
+  std::vector<uint8_t> zeros(8 * stride, 0);
+  ASSERT_TRUE(dev->write(out, 0, zeros.data(), 8 * stride).isOk());
   auto queue = dev->createQueue();
   ASSERT_TRUE(queue.isOk());
   Queue &q = **queue;
@@ -288,7 +294,7 @@ TEST_P(DeviceConformance, FencesSignalInSubmissionOrder) {
   CommandTiming timing[8];
   Fence fences[8];
   for (int i = 0; i < 8; ++i) {
-    bindings[i] = {out, uint64_t(4 * i), 4};
+    bindings[i] = {out, i * stride, 4};
     push[i] = i == 0 ? 20000 : 100; // The first one is slow.
     Command c =
         Command::dispatch(k->sleep, 1, 1, 1, &bindings[i], 1, &push[i], 1);
@@ -303,10 +309,10 @@ TEST_P(DeviceConformance, FencesSignalInSubmissionOrder) {
   for (int i = 0; i <= 3; ++i)
     EXPECT_TRUE(q.isSignalled(fences[i])) << i;
   ASSERT_TRUE(q.finish().isOk());
-  std::vector<uint32_t> got(8);
-  ASSERT_TRUE(dev->read(out, 0, got.data(), 32).isOk());
   for (int i = 0; i < 8; ++i) {
-    EXPECT_EQ(got[i], 1u);
+    uint32_t got = 0;
+    ASSERT_TRUE(dev->read(out, i * stride, &got, 4).isOk());
+    EXPECT_EQ(got, 1u);
     EXPECT_TRUE(q.isSignalled(fences[i]));
     EXPECT_GT(timing[i].startNs, 0u);
     EXPECT_LE(timing[i].startNs, timing[i].endNs);
@@ -439,4 +445,42 @@ TEST_P(DeviceConformance, ConcurrentSessionsFromTwoThreads) {
   t1.join();
   t2.join();
   EXPECT_EQ(failures.load(), 0);
+}
+
+// A binding offset that is not a multiple of the device's
+// bindingOffsetAlignment is refused, never silently misaligned; one that is
+// works.
+TEST_P(DeviceConformance, BindingOffsetsFollowTheDeviceAlignment) {
+  auto dev = makeDevice(GetParam());
+  ASSERT_TRUE(dev);
+  auto k = GetParam().loadKernels(*dev);
+  ASSERT_TRUE(k.isOk()) << k.status().message();
+  const uint64_t align = dev->info().bindingOffsetAlignment;
+  ASSERT_GE(align, 1u);
+  ASSERT_EQ(align & (align - 1), 0u) << "not a power of two";
+  const uint64_t at = std::max<uint64_t>(4, align);
+  Buffer out = mustAllocate(*dev, 2 * at + 64);
+  std::vector<uint8_t> zeros(2 * at + 64, 0);
+  ASSERT_TRUE(dev->write(out, 0, zeros.data(), zeros.size()).isOk());
+  auto queue = dev->createQueue();
+  ASSERT_TRUE(queue.isOk());
+  uint32_t us = 1;
+  if (align > 4) {
+    Binding bad{out, 4, 4};
+    auto r =
+        (*queue)->submit(Command::dispatch(k->sleep, 1, 1, 1, &bad, 1, &us, 1));
+    EXPECT_EQ(r.status().code(), StatusCode::InvalidArgument);
+    EXPECT_NE(r.status().message().find("alignment"), std::string::npos)
+        << r.status().message();
+  }
+  Binding good{out, at, 4};
+  auto f =
+      (*queue)->submit(Command::dispatch(k->sleep, 1, 1, 1, &good, 1, &us, 1));
+  ASSERT_TRUE(f.isOk()) << f.status().message();
+  ASSERT_TRUE((*queue)->wait(*f).isOk());
+  uint32_t got = 0, before = 7;
+  ASSERT_TRUE(dev->read(out, at, &got, 4).isOk());
+  EXPECT_EQ(got, 1u);
+  ASSERT_TRUE(dev->read(out, 0, &before, 4).isOk());
+  EXPECT_EQ(before, 0u);
 }

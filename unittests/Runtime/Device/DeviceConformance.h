@@ -4,7 +4,8 @@
 // and instantiated per device (CPU now; Vulkan on lavapipe and CUDA with
 // their backends). A device provides a factory and its build of the
 // conformance kernels, which behave like TestKernels.c's vadd, wgid and
-// sleep.
+// sleep. Where devices differ (the alignment of binding offsets) the tests
+// read the device's DeviceInfo.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <ostream>
@@ -37,13 +39,29 @@ struct ConformanceTarget {
   /// A device whose memory limit is `memoryLimit` (0: the device's own).
   std::function<StatusOr<std::unique_ptr<Device>>(uint64_t memoryLimit)> create;
   std::function<StatusOr<ConformanceKernels>(Device &)> loadKernels;
+  /// Why the device is absent ("" when present, or when not given): its
+  /// tests then skip with the reason, and fail with it under CI=true.
+  std::function<std::string()> unavailable;
 };
 
 inline std::ostream &operator<<(std::ostream &os, const ConformanceTarget &t) {
   return os << t.name;
 }
 
-class DeviceConformance : public ::testing::TestWithParam<ConformanceTarget> {};
+class DeviceConformance : public ::testing::TestWithParam<ConformanceTarget> {
+protected:
+  void SetUp() override {
+    if (!GetParam().unavailable)
+      return;
+    std::string why = GetParam().unavailable();
+    if (why.empty())
+      return;
+    const char *ci = std::getenv("CI");
+    if (ci && std::string(ci) == "true")
+      FAIL() << GetParam().name << " is required under CI=true: " << why;
+    GTEST_SKIP() << GetParam().name << " is not available: " << why;
+  }
+};
 
 } // namespace fuel::rt::test
 
