@@ -12,6 +12,8 @@
 
 #include "fuel/Runtime/ExecutableWriter.h"
 
+#include "../unittests/Runtime/SpirVTestModule.h"
+
 #include <cstdio>
 #include <string>
 
@@ -65,7 +67,10 @@ void cpuProgram(ExecutableWriter &w) {
 
 void mixedProgram(ExecutableWriter &w) {
   cpuProgram(w);
-  static const std::vector<uint8_t> spirv = bytesOf(64, 3);
+  // A SPIR-V module whose entry points the loader reads (seeding the fuzzer
+  // with the SPIR-V word reader's paths).
+  static const std::vector<uint8_t> spirv =
+      fuel::rt::test::spirvModule({"other", "main"});
   uint32_t gpu = w.addDevice(Device::vulkan(0), 1024, 256);
   w.addModule(gpu, ModuleFormat::SpirV,
               {{"main", 0, {64, 1, 1}, {{0, 0}, {0, 1}}}},

@@ -35,7 +35,7 @@ extern "C" {
  * here changes incompatibly; the minor one when declarations are added
  * (docs/EMBEDDING.md, "What is stable"). */
 #define FUEL_RUNTIME_C_API_VERSION_MAJOR 1
-#define FUEL_RUNTIME_C_API_VERSION_MINOR 0
+#define FUEL_RUNTIME_C_API_VERSION_MINOR 1
 #define FUEL_RUNTIME_C_API_VERSION                                             \
   (FUEL_RUNTIME_C_API_VERSION_MAJOR * 1000 + FUEL_RUNTIME_C_API_VERSION_MINOR)
 
@@ -101,9 +101,27 @@ typedef struct fuelRuntimeOptions {
   const char *shimDirectory;
 } fuelRuntimeOptions;
 
-/* Opens the devices (the CPU now). `options` may be NULL. */
+/* Opens the CPU device; other devices open when an executable first
+ * needs them. `options` may be NULL. */
 FUEL_C_API fuelStatus fuelRuntimeCreate(const fuelRuntimeOptions *options,
                                         fuelRuntime *outRuntime);
+/* How the runtime opens Vulkan devices (when an executable first needs
+ * one); zero-initialize for the defaults. Since version 1.1. */
+typedef struct fuelVulkanOptions {
+  /* Nonzero: compile pipelines afresh and cache nothing on disk. */
+  uint32_t disablePipelineCache;
+  /* Where pipeline caches live; NULL: $FUEL_CACHE_DIR, else
+   * $XDG_CACHE_HOME/fuel, else $HOME/.cache/fuel. */
+  const char *cacheDir;
+  /* Each Vulkan device's memory limit in bytes; 0: its device-local heaps. */
+  uint64_t memoryLimit;
+} fuelVulkanOptions;
+
+/* As fuelRuntimeCreate, with Vulkan options; either may be NULL. Since
+ * version 1.1. */
+FUEL_C_API fuelStatus fuelRuntimeCreateWithVulkanOptions(
+    const fuelRuntimeOptions *options, const fuelVulkanOptions *vulkan,
+    fuelRuntime *outRuntime);
 FUEL_C_API void fuelRuntimeDestroy(fuelRuntime runtime);
 /* Threads that run one CPU dispatch. */
 FUEL_C_API fuelStatus fuelRuntimeThreadCount(fuelRuntime runtime,

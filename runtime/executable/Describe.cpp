@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuel/Runtime/Executable.h"
+#include "fuel/Runtime/SpirV.h"
 
 #include <cinttypes>
 #include <cstdio>
@@ -90,6 +91,24 @@ std::string describeProgram(const Program &p) {
                   " " + formatName(mod.format) + " " +
                   std::to_string(mod.image.size) + " bytes, " +
                   std::to_string(mod.kernels.size()) + " kernels");
+    if (mod.format == ModuleFormat::SpirV) {
+      // What the SPIR-V words say, read the way the loader reads them.
+      StatusOr<std::vector<SpirVEntryPoint>> eps =
+          readSpirVEntryPoints(mod.image.data, mod.image.size);
+      std::string text = "    entry points";
+      if (!eps) {
+        text += " unreadable: " + eps.status().message();
+      } else if (eps->empty()) {
+        text += " none";
+      } else {
+        for (const SpirVEntryPoint &ep : *eps)
+          text += " " + quoted(ep.name) +
+                  (ep.executionModel == kSpirVGLCompute
+                       ? ""
+                       : " (model " + std::to_string(ep.executionModel) + ")");
+      }
+      line(out, text);
+    }
     for (size_t k = 0; k < mod.kernels.size(); ++k) {
       const KernelEntry &e = mod.kernels[k];
       std::string text = "    kernel [" + std::to_string(k) + "] " +

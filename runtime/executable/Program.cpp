@@ -11,6 +11,7 @@
 
 #include "fuel-c/KernelABI.h"
 #include "fuel/Probe/Probe.h"
+#include "fuel/Runtime/SpirV.h"
 
 #include <algorithm>
 #include <cstring>
@@ -320,6 +321,49 @@ Status verifyProgram(const Program &p, const LoadOptions &options) {
                                                    : "must have 3 entries");
       if (kind != DeviceKind::Vulkan && !e.bindingLayout.empty())
         return invalid(kf + ".binding_layout", "only SPIR-V kernels have one");
+      for (size_t g = 0; g < e.workgroupSize.size(); ++g)
+        if (e.workgroupSize[g] == 0)
+          return invalid(kf + ".workgroup_size[" + std::to_string(g) + "]",
+                         "a workgroup dimension of 0");
+      for (size_t s = 0; s < e.bindingLayout.size(); ++s)
+        for (size_t t = 0; t < s; ++t)
+          if (e.bindingLayout[t] == e.bindingLayout[s])
+            return invalid(
+                kf + ".binding_layout[" + std::to_string(s) + "]",
+                "(set " + std::to_string(e.bindingLayout[s].set) +
+                    ", binding " + std::to_string(e.bindingLayout[s].binding) +
+                    ") is already binding_layout[" + std::to_string(t) + "]");
+      for (size_t j = 0; j < k; ++j)
+        if (mod.kernels[j].symbol == e.symbol)
+          return invalid(kf + ".symbol", "'" + e.symbol +
+                                             "' is already kernels[" +
+                                             std::to_string(j) + "]");
+    }
+    if (mod.format == ModuleFormat::SpirV) {
+      // The SPIR-V words themselves: the size, the magic number and the
+      // entry points every kernel names.
+      StatusOr<std::vector<SpirVEntryPoint>> entries =
+          readSpirVEntryPoints(mod.image.data, mod.image.size);
+      if (!entries)
+        return invalid(field + ".image", entries.status().message());
+      for (size_t k = 0; k < mod.kernels.size(); ++k) {
+        const std::string &name = mod.kernels[k].symbol;
+        bool found = false;
+        for (const SpirVEntryPoint &ep : *entries)
+          found |= ep.executionModel == kSpirVGLCompute && ep.name == name;
+        if (!found) {
+          std::string names;
+          for (const SpirVEntryPoint &ep : *entries)
+            if (ep.executionModel == kSpirVGLCompute)
+              names += (names.empty() ? "'" : ", '") + ep.name + "'";
+          return invalid(field + "." + at("kernels", k) + ".symbol",
+                         "'" + name +
+                             "' is not an OpEntryPoint GLCompute of the "
+                             "SPIR-V module (it has " +
+                             (names.empty() ? std::string("none") : names) +
+                             ")");
+        }
+      }
     }
   }
 
@@ -421,6 +465,14 @@ Status verifyProgram(const Program &p, const LoadOptions &options) {
             field + ".kernel", dp.kernel, mod.kernels.size(),
             ("modules[" + std::to_string(dp.module) + "].kernels").c_str()));
         device = mod.device;
+        const KernelEntry &entry = mod.kernels[dp.kernel];
+        if (mod.format == ModuleFormat::SpirV &&
+            dp.bindings.size() != entry.bindingLayout.size())
+          return invalid(field + ".bindings",
+                         std::to_string(dp.bindings.size()) +
+                             " bindings, but kernel '" + entry.symbol +
+                             "' has a binding_layout of " +
+                             std::to_string(entry.bindingLayout.size()));
       } else {
         FUEL_RT_RETURN_IF_ERROR(checkIndex(field + ".kernel", dp.kernel,
                                            p.libraryKernels.size(),

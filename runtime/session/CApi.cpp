@@ -136,6 +136,12 @@ fuelStatus fuelStatusCreate(fuelStatusCode code, const char *message) {
 
 fuelStatus fuelRuntimeCreate(const fuelRuntimeOptions *options,
                              fuelRuntime *outRuntime) {
+  return fuelRuntimeCreateWithVulkanOptions(options, nullptr, outRuntime);
+}
+
+fuelStatus fuelRuntimeCreateWithVulkanOptions(const fuelRuntimeOptions *options,
+                                              const fuelVulkanOptions *vulkan,
+                                              fuelRuntime *outRuntime) {
   return guarded("fuelRuntimeCreate", [&]() -> fuelStatus {
     if (!outRuntime)
       return nullArgument("fuelRuntimeCreate", "outRuntime");
@@ -146,6 +152,12 @@ fuelStatus fuelRuntimeCreate(const fuelRuntimeOptions *options,
       o.cpuMemoryLimit = options->cpuMemoryLimit;
       if (options->shimDirectory)
         o.shimDirectory = options->shimDirectory;
+    }
+    if (vulkan) {
+      o.pipelineCache = vulkan->disablePipelineCache == 0;
+      if (vulkan->cacheDir)
+        o.cacheDir = vulkan->cacheDir;
+      o.vulkanMemoryLimit = vulkan->memoryLimit;
     }
     StatusOr<std::unique_ptr<Runtime>> rt = Runtime::create(o);
     if (!rt)

@@ -12,9 +12,15 @@
 #include "fuel/Runtime/Runtime.h"
 
 #include "../device/CpuDevice.h"
+// The Vulkan device, where this libfuelrt has it.
+#if __has_include("../device/VulkanDevice.h")
+#include "../device/VulkanDevice.h"
+#define FUEL_RT_HAVE_VULKAN_DEVICE 1
+#endif
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 
 namespace fuel::rt {
 
@@ -29,7 +35,34 @@ struct Runtime::State {
   std::unique_ptr<CpuDevice> cpu;
   unsigned threads = 1;
   std::string shimDirectory;
+  RuntimeOptions options;
+  /// Devices other than the CPU, opened on demand; never closed before the
+  /// runtime's state goes (everything loaded on them holds the state).
+  mutable std::mutex mu;
+  std::vector<std::pair<::fuel::Device, std::unique_ptr<Device>>> others;
 };
+
+/// The runtime's own opener of devices other than the CPU.
+static StatusOr<std::unique_ptr<Device>>
+openBuiltinDevice(const ::fuel::Device &id, const RuntimeOptions &options) {
+  if (id.kind == DeviceKind::Vulkan) {
+#ifdef FUEL_RT_HAVE_VULKAN_DEVICE
+    VulkanDeviceOptions vo;
+    vo.pipelineCache = options.pipelineCache;
+    vo.cacheDir = options.cacheDir;
+    vo.memoryLimit = options.vulkanMemoryLimit;
+    return openVulkanDevice(id.ordinal, vo);
+#else
+    (void)options;
+    return Status::error(StatusCode::Unavailable,
+                         "this libfuelrt is built without the Vulkan device");
+#endif
+  }
+  return Status::error(StatusCode::Unavailable,
+                       "this libfuelrt has no " +
+                           std::string(stringifyDeviceKind(id.kind)) +
+                           " device");
+}
 
 Runtime::Runtime(std::shared_ptr<State> state) : state_(std::move(state)) {}
 Runtime::~Runtime() = default;
@@ -47,6 +80,7 @@ Runtime::create(const RuntimeOptions &options) {
   state->threads = state->cpu->threadCount();
   state->shimDirectory = options.shimDirectory.empty() ? runtimeDirectory()
                                                        : options.shimDirectory;
+  state->options = options;
   return std::unique_ptr<Runtime>(new Runtime(std::move(state)));
 }
 
@@ -57,13 +91,46 @@ const std::string &Runtime::shimDirectory() const {
 }
 
 std::vector<AvailableDevice> Runtime::availableDevices() const {
-  return {{::fuel::Device::cpu(), state_->cpu->info().memoryLimit}};
+  std::vector<AvailableDevice> list = {
+      {::fuel::Device::cpu(), state_->cpu->info().memoryLimit}};
+  std::lock_guard<std::mutex> lock(state_->mu);
+  for (const auto &[id, dev] : state_->others)
+    list.push_back({id, dev->info().memoryLimit});
+  return list;
 }
 
 Device *Runtime::device(const ::fuel::Device &id) const {
   if (id == ::fuel::Device::cpu())
     return state_->cpu.get();
+  std::lock_guard<std::mutex> lock(state_->mu);
+  for (const auto &[other, dev] : state_->others)
+    if (other == id)
+      return dev.get();
   return nullptr;
+}
+
+StatusOr<Device *> Runtime::openDevice(const ::fuel::Device &id) const {
+  if (id == ::fuel::Device::cpu())
+    return static_cast<Device *>(state_->cpu.get());
+  std::lock_guard<std::mutex> lock(state_->mu);
+  for (const auto &[other, dev] : state_->others)
+    if (other == id)
+      return dev.get();
+  // Opened under the lock: two loads needing the same device open it once.
+  StatusOr<std::unique_ptr<Device>> dev =
+      state_->options.openDevice ? state_->options.openDevice(id)
+                                 : openBuiltinDevice(id, state_->options);
+  if (!dev)
+    return Status::error(StatusCode::Unavailable, "executable needs device " +
+                                                      id.str() + ": " +
+                                                      dev.status().message());
+  if (!*dev || !((*dev)->info().id == id))
+    return Status::error(StatusCode::Internal,
+                         "executable needs device " + id.str() +
+                             ": the device opened reports another id");
+  Device *raw = dev->get();
+  state_->others.emplace_back(id, std::move(*dev));
+  return raw;
 }
 
 //===----------------------------------------------------------------------===//
@@ -112,13 +179,18 @@ struct LoadedExecutable::Impl {
 Status LoadedExecutable::Impl::prepare(const Runtime &rt) {
   const Program &p = exe->program();
   for (const DeviceRequirement &d : p.devices) {
-    Device *dev = rt.device(d.device);
+    StatusOr<Device *> dev = rt.openDevice(d.device);
     if (!dev)
-      return Status::error(StatusCode::FailedPrecondition,
-                           "executable needs device " + d.device.str() +
-                               ", which this runtime does not have");
-    devices.push_back(dev);
+      return dev.status();
+    devices.push_back(*dev);
   }
+  // The devices' memory, now that they are open (Executable::load skipped
+  // the device check).
+  LoadOptions check;
+  check.checkCpuFeatures = false;
+  check.availableDevices = rt.availableDevices();
+  check.workerThreads = rt.threadCount();
+  FUEL_RT_RETURN_IF_ERROR(verifyProgram(p, check));
   workspaceBytes.assign(p.devices.size(), 0);
   // Library kernels: each shim file is loaded once per device, with every
   // entry the executable uses from it.
@@ -166,10 +238,10 @@ Status LoadedExecutable::Impl::prepare(const Runtime &rt) {
   modules.resize(p.modules.size());
   for (size_t m = 0; m < p.modules.size(); ++m) {
     const KernelModule &km = p.modules[m];
-    if (km.format != ModuleFormat::ElfSharedObject)
+    if (km.format == ModuleFormat::Ptx)
       return Status::error(StatusCode::Unimplemented,
                            "executable: modules[" + std::to_string(m) +
-                               "]: only ELF modules for the cpu are run");
+                               "]: PTX modules are not run yet");
     ModuleImage image;
     image.data = km.image.data;
     image.size = km.image.size;
@@ -177,6 +249,16 @@ Status LoadedExecutable::Impl::prepare(const Runtime &rt) {
       image.kernelNames.push_back(k.symbol);
       workspaceBytes[km.device] =
           std::max(workspaceBytes[km.device], k.workspaceBytes);
+      if (km.format == ModuleFormat::SpirV) {
+        // The launch layout the SPIR-V words do not carry in a form the
+        // device reads back (verifyProgram checked 3 nonzero entries).
+        KernelLayout layout;
+        for (int g = 0; g < 3; ++g)
+          layout.workgroupSize[g] = k.workgroupSize[size_t(g)];
+        for (const BindingSlot &slot : k.bindingLayout)
+          layout.bindingSlots.emplace_back(slot.set, slot.binding);
+        image.layouts.push_back(std::move(layout));
+      }
     }
     StatusOr<ModuleHandle> h = devices[km.device]->loadModule(image);
     if (!h)
@@ -234,8 +316,9 @@ finishLoad(const Runtime &rt, std::shared_ptr<Runtime::State> state,
 }
 
 static LoadOptions loadOptions(const Runtime &rt) {
+  // Devices are checked by prepare() once it has opened those the
+  // executable needs.
   LoadOptions o;
-  o.availableDevices = rt.availableDevices();
   o.workerThreads = rt.threadCount();
   return o;
 }
@@ -293,6 +376,17 @@ struct Session::Impl {
   std::vector<Queue *> commandQueue;
   std::vector<uint32_t> waitBegin;
   std::vector<uint32_t> waitDeps;
+  /// Commands of other devices a command needs finished before it is
+  /// submitted, which the session waits for on the host
+  /// (hostWaitDeps[hostWaitBegin[i] .. hostWaitBegin[i + 1]]): no device
+  /// waits on another device's fences.
+  std::vector<uint32_t> hostWaitBegin;
+  std::vector<uint32_t> hostWaitDeps;
+  /// Per command: whether it is a copy between two devices, which the
+  /// session runs itself through the devices' read and write, staged
+  /// through `hostStaging` where neither side is host memory.
+  std::vector<uint8_t> crossDevice;
+  std::vector<uint8_t> hostStaging;
   /// Push constants of library-kernel dispatches (params, then the
   /// dispatch's); filled once by build().
   std::vector<std::vector<uint32_t>> pushStorage;
@@ -347,6 +441,7 @@ struct Session::Impl {
   void patch();
   Status submitAll();
   Status waitAll();
+  Status runCrossDeviceCopy(size_t i);
 };
 
 Status Session::Impl::build() {
@@ -359,8 +454,13 @@ Status Session::Impl::build() {
     FUEL_RT_RETURN_IF_ERROR(
         dev->reserveWorkspace(loaded->workspaceBytes[d]).withContext(what));
     // The arena: allocated once here, reused by every run.
-    StatusOr<Buffer> arena =
-        dev->allocate(p.devices[d].arenaBytes, p.devices[d].arenaAlignment);
+    // Slot offsets are relative to the arena, so the arena itself is
+    // aligned for bindings too.
+    uint64_t alignment = std::max(p.devices[d].arenaAlignment,
+                                  dev->info().bindingOffsetAlignment);
+    if (dev->info().maxAlignment)
+      alignment = std::min(alignment, dev->info().maxAlignment);
+    StatusOr<Buffer> arena = dev->allocate(p.devices[d].arenaBytes, alignment);
     if (!arena)
       return arena.status().withContext(what + ": arena");
     arenas[d] = *arena;
@@ -386,6 +486,7 @@ Status Session::Impl::build() {
   bindings.resize(numBindings);
   commands.resize(p.commands.size());
   commandDevice.resize(p.commands.size());
+  crossDevice.assign(p.commands.size(), 0);
   pushStorage.resize(p.commands.size());
   timings.resize(p.commands.size());
   fences.resize(p.commands.size());
@@ -431,18 +532,49 @@ Status Session::Impl::build() {
       dc.predictedNs = c.report.predictedNs;
       next += d.bindings.size();
       commandDevice[i] = dispatchDevice(p, d);
+      // Binding offsets the device cannot bind (Vulkan's
+      // minStorageBufferOffsetAlignment): the executable must round them
+      // down and pass the remainder as an element offset. Slot offsets are
+      // relative to an arena (allocated at that alignment) or a whole input,
+      // output or constant buffer, so the offsets are known now.
+      uint64_t align =
+          loaded->devices[commandDevice[i]]->info().bindingOffsetAlignment;
+      for (size_t b = 0; align > 1 && b < d.bindings.size(); ++b) {
+        const BindingRange &r = d.bindings[b];
+        const BufferSpec &spec = p.buffers[r.buffer];
+        uint64_t offset =
+            r.offset + (spec.kind == BufferKind::Arena ? spec.offset : 0);
+        if (offset % align != 0)
+          return Status::error(
+              StatusCode::InvalidArgument,
+              "session: commands[" + std::to_string(i) + "].bindings[" +
+                  std::to_string(b) + "]: offset " + std::to_string(offset) +
+                  " is not a multiple of " +
+                  p.devices[commandDevice[i]].device.str() +
+                  "'s binding offset alignment " + std::to_string(align) +
+                  " (round it down and pass the remainder to the kernel as "
+                  "an element offset)");
+      }
     } else {
       const Copy &cp = c.copy;
       uint32_t srcDev = p.buffers[cp.src].device;
       uint32_t dstDev = p.buffers[cp.dst].device;
-      if (srcDev != dstDev)
-        return Status::error(StatusCode::Unimplemented,
-                             "session: commands[" + std::to_string(i) +
-                                 "]: copies between devices are not run yet");
       // verifyProgram refuses a copy into an input or a constant, so no
       // command of a loaded executable writes into the caller's memory.
       dc = Command::copy(Buffer(), 0, Buffer(), 0, cp.bytes);
-      commandDevice[i] = srcDev;
+      commandDevice[i] = dstDev;
+      if (srcDev != dstDev) {
+        crossDevice[i] = 1;
+        // Between two devices that are not the cpu (whose memory is always
+        // host memory): staged through the host where neither maps its
+        // buffers, in a buffer sized once here for the largest such copy.
+        if (p.devices[srcDev].device.kind != DeviceKind::Cpu &&
+            p.devices[dstDev].device.kind != DeviceKind::Cpu &&
+            cp.bytes > hostStaging.size())
+          hostStaging.resize(cp.bytes);
+      } else {
+        commandDevice[i] = srcDev;
+      }
     }
     dc.timing = &timings[i];
   }
@@ -467,9 +599,14 @@ Status Session::Impl::assignLanes() {
     int64_t last = -1; // the same-device dependency predicted to end last
     for (uint32_t dep : c.dependencies) {
       ready = std::max(ready, finish[dep]);
-      if (commandDevice[dep] == d &&
+      if (!crossDevice[dep] && commandDevice[dep] == d &&
           (last < 0 || finish[dep] > finish[size_t(last)]))
         last = dep;
+    }
+    if (crossDevice[i]) {
+      // Run by the session on the host, on no lane.
+      finish[i] = ready + std::max<uint64_t>(c.report.predictedNs, 1);
+      continue;
     }
     uint32_t lane = 0;
     if (last >= 0 && laneTail[d * lanes + commandLane[size_t(last)]] == last) {
@@ -501,15 +638,28 @@ Status Session::Impl::assignLanes() {
     }
   // Waits: a dependency on the same lane holds by queue order; any other
   // becomes a wait on the dependency's fence.
+  // A dependency on another device's command is waited for by the session
+  // before the command is submitted; one on a cross-device copy needs no
+  // wait at all, since the session has run it by then.
   commandQueue.resize(n);
   waitBegin.assign(n + 1, 0);
   waitDeps.clear();
+  hostWaitBegin.assign(n + 1, 0);
+  hostWaitDeps.clear();
   for (size_t i = 0; i < n; ++i) {
-    commandQueue[i] = queues[commandDevice[i]][commandLane[i]].get();
+    commandQueue[i] = crossDevice[i]
+                          ? nullptr
+                          : queues[commandDevice[i]][commandLane[i]].get();
     waitBegin[i] = uint32_t(waitDeps.size());
-    for (uint32_t dep : p.commands[i].dependencies)
-      if (commandQueue[dep] != commandQueue[i])
+    hostWaitBegin[i] = uint32_t(hostWaitDeps.size());
+    for (uint32_t dep : p.commands[i].dependencies) {
+      if (crossDevice[dep])
+        continue;
+      if (crossDevice[i] || commandDevice[dep] != commandDevice[i])
+        hostWaitDeps.push_back(dep);
+      else if (commandQueue[dep] != commandQueue[i])
         waitDeps.push_back(dep);
+    }
     if (waitDeps.size() - waitBegin[i] > kMaxCommandWaits)
       return Status::error(StatusCode::Unimplemented,
                            "session: commands[" + std::to_string(i) +
@@ -518,6 +668,7 @@ Status Session::Impl::assignLanes() {
                                " commands of other lanes or devices");
   }
   waitBegin[n] = uint32_t(waitDeps.size());
+  hostWaitBegin[n] = uint32_t(hostWaitDeps.size());
   return Status::ok();
 }
 
@@ -553,6 +704,18 @@ Status Session::Impl::submitAll() {
   // exists when a command is submitted, and waits never form a cycle.
   Fence waits[kMaxCommandWaits];
   for (size_t i = 0; i < p.commands.size(); ++i) {
+    for (uint32_t w = hostWaitBegin[i]; w < hostWaitBegin[i + 1]; ++w) {
+      uint32_t dep = hostWaitDeps[w];
+      if (Status st = commandQueue[dep]->wait(fences[dep]); !st.isOk())
+        return st.withContext("session: commands[" + std::to_string(dep) + "]");
+    }
+    if (crossDevice[i]) {
+      timings[i] = CommandTiming();
+      FUEL_RT_RETURN_IF_ERROR(runCrossDeviceCopy(i).withContext(
+          "session: commands[" + std::to_string(i) + "]"));
+      fences[i] = Fence();
+      continue;
+    }
     size_t numWaits = 0;
     for (uint32_t w = waitBegin[i]; w < waitBegin[i + 1]; ++w)
       waits[numWaits++] = fences[waitDeps[w]];
@@ -563,6 +726,44 @@ Status Session::Impl::submitAll() {
                                     "]");
     fences[i] = *f;
   }
+  return Status::ok();
+}
+
+/// The host address of `buffer` where `device` is host memory and says
+/// where it lies, else null.
+static uint8_t *hostView(Device *device, Buffer buffer) {
+  if (!device->info().hostVisible)
+    return nullptr;
+  StatusOr<void *> p = device->hostPointer(buffer);
+  return p ? static_cast<uint8_t *>(*p) : nullptr;
+}
+
+Status Session::Impl::runCrossDeviceCopy(size_t i) {
+  // Every command it depends on has finished (submitAll waited for them),
+  // and every command depending on it is submitted after it returns.
+  const Command &c = commands[i];
+  const Copy &cp = program->commands[i].copy;
+  Device *src = loaded->devices[program->buffers[cp.src].device];
+  Device *dst = loaded->devices[program->buffers[cp.dst].device];
+  uint64_t start = monotonicNs();
+  if (uint8_t *from = hostView(src, c.src)) {
+    FUEL_RT_RETURN_IF_ERROR(
+        dst->write(c.dst, c.dstOffset, from + c.srcOffset, c.bytes));
+  } else if (uint8_t *to = hostView(dst, c.dst)) {
+    FUEL_RT_RETURN_IF_ERROR(
+        src->read(c.src, c.srcOffset, to + c.dstOffset, c.bytes));
+  } else {
+    if (hostStaging.size() < c.bytes)
+      return Status::error(StatusCode::Internal,
+                           "no host staging buffer for a copy between " +
+                               src->info().id.str() + " and " +
+                               dst->info().id.str());
+    FUEL_RT_RETURN_IF_ERROR(
+        src->read(c.src, c.srcOffset, hostStaging.data(), c.bytes));
+    FUEL_RT_RETURN_IF_ERROR(
+        dst->write(c.dst, c.dstOffset, hostStaging.data(), c.bytes));
+  }
+  timings[i] = {start, monotonicNs()};
   return Status::ok();
 }
 
@@ -578,7 +779,9 @@ Status Session::Impl::waitAll() {
   // whose fence reports an error failed itself, or an earlier command of its
   // lane did, or one it waited for did, and those come earlier in the list.
   for (size_t i = 0; i < commands.size(); ++i)
-    if (Status s = commandQueue[i]->wait(fences[i]); !s.isOk())
+    if (Status s =
+            commandQueue[i] ? commandQueue[i]->wait(fences[i]) : Status::ok();
+        !s.isOk())
       return s.withContext("commands[" + std::to_string(i) + "]");
   return Status::error(StatusCode::Internal, "a queue failed");
 }
@@ -650,12 +853,18 @@ Status Session::bindInput(size_t index, ElementType dtype,
     // into an input (the loader refuses copies into one; the compiler binds
     // inputs read-only), so the const_cast never leads to a write.
     StatusOr<Buffer> b = dev->importHost(const_cast<void *>(data), bytes);
-    if (!b)
+    if (!b && dev->info().id == ::fuel::Device::cpu())
       return b.status().withContext(what);
-    slot.imported = *b;
-    slot.current = *b;
-    slot.zeroCopy = true;
-  } else {
+    if (b) {
+      slot.imported = *b;
+      slot.current = *b;
+      slot.zeroCopy = true;
+    }
+  }
+  if (!slot.imported.id) {
+    // Copied: the device is not host memory, the data is misaligned, or
+    // the device cannot import host memory (a GPU whose memory is host
+    // visible but that cannot wrap the caller's pages).
     if (!slot.staging.id) {
       StatusOr<Buffer> b = dev->allocate(need, alignment);
       if (!b)

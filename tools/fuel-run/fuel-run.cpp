@@ -47,6 +47,10 @@ const char *const kUsage =
     "  --warmup=N               run N times first, untimed (default: 0)\n"
     "  --report[=text|json]     per-command timings and predictions\n"
     "  --trace=FILE.json        a Chrome trace of the commands\n"
+    "  --no-pipeline-cache      compile Vulkan pipelines afresh, cache "
+    "nothing\n"
+    "                           (the cache: $FUEL_CACHE_DIR, else\n"
+    "                           $XDG_CACHE_HOME/fuel, else ~/.cache/fuel)\n"
     "  --dump                   print what the executable holds, run nothing\n";
 
 struct Options {
@@ -59,6 +63,7 @@ struct Options {
   std::optional<std::string> tolerance;
   unsigned threads = 0;
   unsigned lanes = 0;
+  bool pipelineCache = true;
   uint64_t repeat = 1;
   uint64_t warmup = 0;
   enum class Report { None, Text, Json } report = Report::None;
@@ -151,6 +156,8 @@ Options parseOptions(int argc, char **argv) {
       o.trace = std::string(value("--trace="));
       if (o.trace.empty())
         fail("--trace expects a file name", 2);
+    } else if (a == "--no-pipeline-cache") {
+      o.pipelineCache = false;
     } else if (a == "--dump") {
       o.dump = true;
     } else if (startsWith(a, "-")) {
@@ -242,9 +249,10 @@ struct CommandRow {
   std::string kind; ///< "dispatch" or "copy".
   const CommandReport *report = nullptr;
   std::string device;
-  uint32_t deviceIndex = 0;
-  uint32_t lane = 0;  ///< The queue of its device it ran on.
-  uint64_t bytes = 0; ///< Copies only.
+  uint32_t deviceIndex = 0; ///< A copy's source device.
+  uint32_t toIndex = 0;     ///< A copy's destination device.
+  uint32_t lane = 0;        ///< The queue of its device it ran on.
+  uint64_t bytes = 0;       ///< Copies only.
   uint64_t measuredNs = 0;
 };
 
@@ -263,9 +271,12 @@ commandRows(const Program &p, const std::vector<uint32_t> &lanes,
     } else {
       r.kind = "copy";
       r.deviceIndex = p.buffers[c.copy.src].device;
+      r.toIndex = p.buffers[c.copy.dst].device;
       r.bytes = c.copy.bytes;
     }
     r.device = p.devices[r.deviceIndex].device.str();
+    if (c.kind == CommandKind::Copy && r.toIndex != r.deviceIndex)
+      r.device += "->" + p.devices[r.toIndex].device.str();
     r.lane = lanes[i];
     std::vector<uint64_t> ns;
     for (const auto &run : runs)
@@ -295,18 +306,22 @@ void printTextReport(const Program &p, const std::vector<CommandRow> &rows,
                      uint64_t uploadNs, uint64_t repeat, RunTimes run) {
   std::printf("report: %s, %zu commands, median of %" PRIu64 " runs\n",
               p.function.c_str(), rows.size(), repeat);
-  std::printf("%4s %6s %-9s %-10s %-9s %4s %-28s %-10s %12s %12s %10s\n", "#",
-              "node", "kind", "op", "device", "lane", "kernel", "source",
-              "predicted_ns", "measured_ns", "bytes");
+  // The device column fits "cpu->vulkan:0" of cross-device copies.
+  int deviceWidth = 9;
+  for (const CommandRow &r : rows)
+    deviceWidth = std::max(deviceWidth, int(r.device.size()));
+  std::printf("%4s %6s %-9s %-10s %-*s %4s %-28s %-10s %12s %12s %10s\n", "#",
+              "node", "kind", "op", deviceWidth, "device", "lane", "kernel",
+              "source", "predicted_ns", "measured_ns", "bytes");
   uint64_t predicted = 0, measured = 0;
   for (const CommandRow &r : rows) {
     const CommandReport &rep = *r.report;
     std::string bytes = r.kind == "copy" ? std::to_string(r.bytes) : "-";
-    std::printf("%4zu %6" PRId64 " %-9s %-10s %-9s %4u %-28s %-10s %12" PRIu64
+    std::printf("%4zu %6" PRId64 " %-9s %-10s %-*s %4u %-28s %-10s %12" PRIu64
                 " %12" PRIu64 " %10s\n",
                 r.index, rep.nodeId, r.kind.c_str(),
-                rep.opKind.empty() ? "-" : rep.opKind.c_str(), r.device.c_str(),
-                unsigned(r.lane),
+                rep.opKind.empty() ? "-" : rep.opKind.c_str(), deviceWidth,
+                r.device.c_str(), unsigned(r.lane),
                 rep.kernelId.empty() ? "-" : rep.kernelId.c_str(),
                 rep.source.empty() ? "-" : rep.source.c_str(), rep.predictedNs,
                 r.measuredNs, bytes.c_str());
@@ -345,8 +360,11 @@ void printJsonReport(const Program &p, const std::vector<CommandRow> &rows,
     s += ", \"revision\": " + jsonString(hex(rep.revision));
     s += ", \"predicted_ns\": " + std::to_string(rep.predictedNs);
     s += ", \"measured_ns\": " + std::to_string(r.measuredNs);
-    if (r.kind == "copy")
+    if (r.kind == "copy") {
       s += ", \"bytes\": " + std::to_string(r.bytes);
+      s += ", \"from\": " + jsonString(p.devices[r.deviceIndex].device.str());
+      s += ", \"to\": " + jsonString(p.devices[r.toIndex].device.str());
+    }
     s += "}";
     predicted += rep.predictedNs;
     measured += r.measuredNs;
@@ -426,6 +444,7 @@ int runMain(const Options &o) {
 
   RuntimeOptions ro;
   ro.threads = o.threads;
+  ro.pipelineCache = o.pipelineCache;
   StatusOr<std::unique_ptr<Runtime>> rt = Runtime::create(ro);
   if (!rt)
     failStatus(rt.status());

@@ -1,7 +1,8 @@
 //===- Runtime.h - Runtimes, loaded executables and sessions ----*- C++ -*-===//
 //
 // The top of libfuelrt (docs/RUNTIME-SESSIONS.md): a Runtime opens the
-// devices (the CPU now), a LoadedExecutable is a verified executable whose
+// devices (the CPU at once, Vulkan devices when an executable first needs
+// them), a LoadedExecutable is a verified executable whose
 // kernel modules are loaded on their devices and whose constants are
 // uploaded once per reading device, and a Session runs it: each device's
 // arena is allocated once when the session is created and reused by every
@@ -24,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,6 +41,18 @@ struct RuntimeOptions {
   /// Where library-kernel shims are found; empty: beside libfuelrt
   /// (runtimeDirectory(), CpuDevice.h).
   std::string shimDirectory;
+  /// Vulkan devices: whether compiled pipelines are cached on disk, where
+  /// (empty: $FUEL_CACHE_DIR, else $XDG_CACHE_HOME/fuel, else
+  /// $HOME/.cache/fuel; never beside the executable), and each device's
+  /// memory limit in bytes (0: its device-local heaps).
+  bool pipelineCache = true;
+  std::string cacheDir;
+  uint64_t vulkanMemoryLimit = 0;
+  /// Opens a device other than the CPU when an executable first needs it
+  /// (embedders and tests); null: the runtime's own (vulkan:N through
+  /// openVulkanDevice). A device it returns must report `id` as its id.
+  std::function<StatusOr<std::unique_ptr<Device>>(const ::fuel::Device &id)>
+      openDevice;
 };
 
 class LoadedExecutable;
@@ -55,10 +69,16 @@ public:
   unsigned threadCount() const;
   /// The directory shims are loaded from.
   const std::string &shimDirectory() const;
-  /// The devices opened, as the loader checks executables against them.
+  /// The devices opened so far, as the loader checks executables against
+  /// them: the CPU, and every device an executable needed since.
   std::vector<AvailableDevice> availableDevices() const;
-  /// The device `id`, or null when this runtime has none such.
+  /// The device `id` if it is open, else null.
   Device *device(const ::fuel::Device &id) const;
+  /// The device `id`, opened now if it is not open yet (loading an
+  /// executable opens the devices it needs). Unavailable, naming the device
+  /// and why, when it cannot be opened; the failure is not remembered, so a
+  /// later call tries again. Safe to call from several threads.
+  StatusOr<Device *> openDevice(const ::fuel::Device &id) const;
 
   /// Loads and verifies the executable file at `path` (mapped, not copied),
   /// loads its kernel modules and uploads its constants.

@@ -194,7 +194,7 @@ expect_error([copy_i32, "--input=@" + path("f64.npy")], "f64.npy",
 
 # Errors: non-zero exit, a message naming what is wrong.
 expect_error([os.path.join(EXES, "needs-vulkan.fuel"), "--input=random:1"],
-             "vulkan:0", "a missing device")
+             "executable needs device vulkan:31", "a missing device")
 np.save(path("wrong-shape.npy"), np.zeros((10, 100), dtype=np.float32))
 expect_error([vadd, "--input=@" + path("wrong-shape.npy"),
               "--input=@" + path("b.npy")], "wrong-shape.npy",
@@ -262,6 +262,65 @@ rc, _, err = run(two_adds, "--input=random:1", "--lanes=17")
 check(rc == 2 and "at most 16" in err, "--lanes=17 refused", err)
 expect_error([two_adds, "--input=random:1", "--lanes=0"], "at least 1",
              "zero lanes")
+
+# --no-pipeline-cache is accepted whatever the devices (a cpu executable
+# runs as without it).
+out, _ = expect_ok([vadd, "--input=random:5", "--no-pipeline-cache",
+                    "--output=@" + path("nocache.npy")], "--no-pipeline-cache")
+
+# cpu + vulkan:0 (mixed-vulkan.fuel, written where spirv-as was found):
+# d = a + b[5:] on vulkan:0, c = d + a on the cpu, with copies both ways.
+# Without a Vulkan device this part says why and skips; under CI=true it
+# fails.
+mixed = os.path.join(EXES, "mixed-vulkan.fuel")
+ci = os.environ.get("CI") == "true"
+if not os.path.exists(mixed):
+    (failures.append if ci else print)(
+        "SKIP: vulkan: mixed-vulkan.fuel was not written (no spirv-as)")
+else:
+    out, _ = expect_ok([mixed, "--dump"], "--dump of a Vulkan executable")
+    for text in ['vulkan:0 spirv', 'entry points "fuel_vk_vadd"',
+                 'workgroup [64, 1, 1] (set 0, binding 0) (set 0, binding 1) '
+                 '(set 0, binding 2)']:
+        check(text in out, "--dump shows " + text, out)
+    rng = np.random.default_rng(15)
+    va = rng.standard_normal(1009).astype(np.float32)
+    vb = rng.standard_normal(1014).astype(np.float32)
+    np.save(path("va.npy"), va)
+    np.save(path("vb.npy"), vb)
+    rc, out, err = run(mixed, "--input=@" + path("va.npy"),
+                       "--input=@" + path("vb.npy"),
+                       "--output=@" + path("vc.npy"),
+                       "--output=@" + path("vd.npy"), "--report=json",
+                       "--no-pipeline-cache")
+    if rc != 0 and "executable needs device vulkan:0" in err:
+        (failures.append if ci else print)("SKIP: vulkan: " + err.strip())
+    else:
+        check(rc == 0, "mixed-vulkan.fuel runs", err)
+        d_ref = va + vb[5:]
+        c_ref = d_ref + va
+        if rc == 0:
+            check(np.array_equal(np.load(path("vd.npy")), d_ref),
+                  "the output returned from vulkan:0 is a + b[5:]")
+            check(np.array_equal(np.load(path("vc.npy")), c_ref),
+                  "the cpu output is (a + b[5:]) + a")
+            try:
+                rep = json.loads(out)
+                copies = [c for c in rep["commands"] if c["kind"] == "copy"]
+                check([(c["from"], c["to"]) for c in copies] ==
+                      [("cpu", "vulkan:0"), ("vulkan:0", "cpu")],
+                      "--report=json: the copies' devices", out)
+                check(all(c["bytes"] == 1009 * 4 for c in copies),
+                      "--report=json: the copies' bytes", out)
+            except (ValueError, KeyError) as e:
+                failures.append("mixed --report=json: %s: %s" % (e, out))
+            out, _ = expect_ok([mixed, "--input=@" + path("va.npy"),
+                                "--input=@" + path("vb.npy"), "--report",
+                                "--output=@" + path("vc2.npy"),
+                                "--output=@" + path("vd2.npy")],
+                               "mixed --report")
+            check("cpu->vulkan:0" in out and "vulkan:0->cpu" in out,
+                  "--report shows each copy's from->to", out)
 
 if failures:
     for f in failures:

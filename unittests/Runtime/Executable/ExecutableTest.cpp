@@ -13,8 +13,11 @@
 #include "fuel/Runtime/Checksum.h"
 #include "fuel/Runtime/ExecutableFormat.h"
 #include "fuel/Runtime/ExecutableWriter.h"
+#include "fuel/Runtime/SpirV.h"
 
 #include "fuel-c/KernelABI.h"
+
+#include "../SpirVTestModule.h"
 
 #include <gtest/gtest.h>
 
@@ -58,7 +61,8 @@ CommandReport report(int64_t node, const char *op, const char *kernel,
 /// Indices: devices cpu=0, vulkan=1; buffers 0 x, 1 y, 2 w, 3..5 arenas.
 void buildExample(ExecutableWriter &w) {
   static const std::vector<uint8_t> elf = pattern(3000, 7);
-  static const std::vector<uint8_t> spirv = pattern(777, 9);
+  static const std::vector<uint8_t> spirv =
+      test::spirvModule({"other", "main"});
   static const std::vector<uint8_t> weights = pattern(5000, 11);
   w.setFuelVersion("fuel 0.1.0");
   w.setHashes(0x1111222233334444ull, 0x5555666677778888ull);
@@ -366,10 +370,11 @@ TEST(ExecutableWriterTest, BytesAreStable) {
   // The example's bytes, the same with clang and g++. A change here changes
   // what every compiler writes: make it on purpose, with the format version
   // bumped if old readers would misread the new bytes
-  // (docs/EXECUTABLE-FORMAT.md, "Versioning").
+  // (docs/EXECUTABLE-FORMAT.md, "Versioning"). Last changed when the
+  // example's SPIR-V module became one the loader reads.
   std::vector<uint8_t> b = exampleBytes();
   EXPECT_EQ(b.size(), 13192u);
-  EXPECT_EQ(xxh64(b.data(), b.size()), 0x74f53e9fedcd565aull);
+  EXPECT_EQ(xxh64(b.data(), b.size()), 0xd53ac12a5fcbf6e6ull);
 }
 
 TEST(ExecutableWriterTest, RefusesInvalidPrograms) {
@@ -758,6 +763,127 @@ TEST(ExecutableLoaderTest, RefusesMeaninglessStructure) {
                 "inputs[0].buffer: buffer 1 is not bound to inputs[0]");
 }
 
+//===----------------------------------------------------------------------===//
+// The Vulkan segment: SPIR-V words, entry points, layouts
+//===----------------------------------------------------------------------===//
+
+/// The example with its SPIR-V module's image replaced by `image`.
+std::vector<uint8_t> withSpirV(const std::vector<uint8_t> &image) {
+  static std::vector<uint8_t> kept;
+  kept = image;
+  return editedBytes([](Program &p) { p.modules[1].image = span(kept); });
+}
+
+TEST(SpirVReaderTest, ReadsEntryPoints) {
+  std::vector<uint8_t> m = test::spirvModule({"a", "abcd", "vadd_f32"});
+  auto eps = readSpirVEntryPoints(m.data(), m.size());
+  ASSERT_TRUE(eps.isOk()) << eps.status().toString();
+  ASSERT_EQ(eps->size(), 3u);
+  EXPECT_EQ((*eps)[0].name, "a");
+  EXPECT_EQ((*eps)[1].name, "abcd"); // a 4-character name takes 2 words
+  EXPECT_EQ((*eps)[2].name, "vadd_f32");
+  EXPECT_EQ((*eps)[2].executionModel, kSpirVGLCompute);
+}
+
+TEST(SpirVReaderTest, EveryTruncationIsRefusedOrReadsFewerEntryPoints) {
+  std::vector<uint8_t> m = test::spirvModule({"main", "second"});
+  for (size_t n = 0; n < m.size(); ++n) {
+    auto eps = readSpirVEntryPoints(m.data(), n);
+    if (eps.isOk()) {
+      EXPECT_LT(eps->size(), 2u) << n;
+    }
+  }
+}
+
+TEST(SpirVReaderTest, GarbageNeverCrashes) {
+  std::mt19937 rng(15);
+  for (int t = 0; t < 2000; ++t) {
+    std::vector<uint8_t> m = test::spirvModule({"main"});
+    size_t flips = 1 + rng() % 4;
+    for (size_t f = 0; f < flips; ++f)
+      m[kSpirVHeaderWords * 4 + rng() % (m.size() - kSpirVHeaderWords * 4)] =
+          uint8_t(rng());
+    (void)readSpirVEntryPoints(m.data(), m.size());
+  }
+}
+
+TEST(ExecutableLoaderTest, RefusesBadSpirVSizes) {
+  std::vector<uint8_t> m = test::spirvModule({"main"});
+  std::vector<uint8_t> odd(m.begin(), m.end() - 1);
+  expectRefused(withSpirV(odd), "modules[1].image: the SPIR-V module is " +
+                                    std::to_string(odd.size()) +
+                                    " bytes, not a multiple of 4");
+  expectRefused(withSpirV(std::vector<uint8_t>(m.begin(), m.begin() + 12)),
+                "modules[1].image: the SPIR-V module is 12 bytes, shorter "
+                "than the 20-byte header");
+  // The entry point's instruction cut off: it runs past the end.
+  expectRefused(withSpirV(std::vector<uint8_t>(m.begin(), m.end() - 4)),
+                "modules[1].image: word 10: instruction (opcode 15) of 5 words "
+                "runs past the end");
+}
+
+TEST(ExecutableLoaderTest, RefusesBadSpirVMagic) {
+  std::vector<uint8_t> m = test::spirvModule({"main"});
+  m[0] ^= 0xff;
+  expectRefused(withSpirV(m), "modules[1].image: word 0 is 0x072302fc, not "
+                              "the SPIR-V magic number 0x07230203");
+  std::vector<uint8_t> big = test::spirvModule({"main"});
+  std::reverse(big.begin(), big.begin() + 4);
+  expectRefused(withSpirV(big), "(a big-endian module");
+  std::vector<uint8_t> zeroCount = test::spirvModule({"main"});
+  std::memset(&zeroCount[20], 0, 4);
+  expectRefused(withSpirV(zeroCount),
+                "word 5: an instruction with a word count of 0");
+  std::vector<uint8_t> unterminated = test::spirvModule({"mai"});
+  unterminated.back() = 'n';
+  expectRefused(withSpirV(unterminated), "name is not NUL-terminated");
+}
+
+TEST(ExecutableLoaderTest, RefusesUnknownEntryPoints) {
+  expectRefused(withSpirV(test::spirvModule({"vadd", "scale"})),
+                "modules[1].kernels[0].symbol: 'main' is not an OpEntryPoint "
+                "GLCompute of the SPIR-V module (it has 'vadd', 'scale')");
+  // An entry point of another execution model (Vertex) does not count.
+  expectRefused(withSpirV(test::spirvModule({"main"}, 0)),
+                "'main' is not an OpEntryPoint GLCompute of the SPIR-V module "
+                "(it has none)");
+  expectRefused(editedBytes([](Program &p) {
+                  p.modules[1].kernels.push_back(p.modules[1].kernels[0]);
+                }),
+                "modules[1].kernels[1].symbol: 'main' is already kernels[0]");
+}
+
+TEST(ExecutableLoaderTest, RefusesBadLaunchLayouts) {
+  expectRefused(editedBytes([](Program &p) {
+                  p.modules[1].kernels[0].workgroupSize = {64, 1};
+                }),
+                "modules[1].kernels[0].workgroup_size: must have 3 entries");
+  expectRefused(editedBytes([](Program &p) {
+                  p.modules[1].kernels[0].workgroupSize = {64, 0, 1};
+                }),
+                "modules[1].kernels[0].workgroup_size[1]: a workgroup "
+                "dimension of 0");
+  expectRefused(editedBytes([](Program &p) {
+                  p.modules[1].kernels[0].bindingLayout = {{0, 1}, {0, 1}};
+                }),
+                "modules[1].kernels[0].binding_layout[1]: (set 0, binding 1) "
+                "is already binding_layout[0]");
+  expectRefused(editedBytes([](Program &p) {
+                  p.modules[1].kernels[0].bindingLayout.push_back({1, 0});
+                }),
+                "commands[2].bindings: 2 bindings, but kernel 'main' has a "
+                "binding_layout of 3");
+  expectRefused(editedBytes([](Program &p) {
+                  p.commands[2].dispatch.bindings.pop_back();
+                }),
+                "commands[2].bindings: 1 bindings, but kernel 'main' has a "
+                "binding_layout of 2");
+  expectRefused(editedBytes([](Program &p) {
+                  p.modules[0].kernels[0].bindingLayout = {{0, 0}};
+                }),
+                "modules[0].kernels[0].binding_layout: only SPIR-V kernels");
+}
+
 } // namespace
 namespace {
 
@@ -779,7 +905,8 @@ modules 2
   [0] cpu elf 3000 bytes, 2 kernels
     kernel [0] "matmul_f32_k0" workspace 4096
     kernel [1] "relu_f32_k1" workspace 0
-  [1] vulkan:0 spirv 777 bytes, 1 kernels
+  [1] vulkan:0 spirv 80 bytes, 1 kernels
+    entry points "other" "main"
     kernel [0] "main" workspace 0 workgroup [64, 1, 1] (set 0, binding 0) (set 0, binding 1)
 library_kernels 1
   [0] cpu "cpu.openblas.matmul_f32" shim "libfuel-shim-openblas.so" entry "fuel_shim_sgemm" params [64, 256, 512, -1] workspace 128

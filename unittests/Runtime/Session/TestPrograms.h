@@ -211,6 +211,58 @@ inline void buildCopy(ExecutableWriter &w, ElementType dtype,
   w.addCopy(cp, {}, testReport(1, "fuel.copy", "", "copy", 100));
 }
 
+/// cpu + vulkan:0 around `spirv`, a module whose entry "fuel_vk_vadd" is
+/// Kernels/vadd_offsets.spvasm, over `n` f32 elements:
+///   0 copy a (cpu input) -> g (vulkan:0 arena)                 cpu -> vulkan
+///   1 d = g + b[lead..] on vulkan:0 (b resident there, d an output there)
+///   2 copy d -> t (cpu arena)                                  vulkan -> cpu
+///   3 c = t + a on the cpu (fuel_test_vadd)   (a read on both devices)
+/// b's binding starts at `lead` elements rounded down to 256 bytes (the
+/// largest minStorageBufferOffsetAlignment Vulkan allows, so any device
+/// binds it), the remainder passed as the kernel's element offset.
+inline void buildVulkanMixed(ExecutableWriter &w,
+                             const std::vector<uint8_t> &spirv, uint32_t n,
+                             uint32_t lead) {
+  uint64_t bytes = uint64_t(n) * 4, leadBytes = uint64_t(lead) * 4;
+  uint64_t boundAt = leadBytes / 256 * 256;
+  uint32_t cpu = startTestProgram(w, "mixed", bytes, {"fuel_test_vadd"});
+  uint32_t vk =
+      w.addDevice(::fuel::Device::vulkan(0), (bytes + 255) / 256 * 256, 256);
+  w.addModule(vk, ModuleFormat::SpirV,
+              {{"fuel_vk_vadd", 0, {64, 1, 1}, {{0, 0}, {0, 1}, {0, 2}}}},
+              {spirv.data(), spirv.size()});
+  uint32_t a = w.addInput("a", ElementType::F32, {int64_t(n)}, cpu);
+  uint32_t b = w.addInput("b", ElementType::F32, {int64_t(n + lead)}, vk);
+  uint32_t c = w.addOutput("c", ElementType::F32, {int64_t(n)}, cpu);
+  uint32_t d = w.addOutput("d", ElementType::F32, {int64_t(n)}, vk);
+  uint32_t t = w.addArenaBuffer(cpu, bytes, 0);
+  uint32_t g = w.addArenaBuffer(vk, bytes, 0, 256);
+  const Program &p = w.program();
+  uint32_t ab = p.inputs[a].buffer, bb = p.inputs[b].buffer,
+           cb = p.outputs[c].buffer, db = p.outputs[d].buffer;
+  w.addCopy({ab, 0, g, 0, bytes}, {},
+            testReport(1, "fuel.copy", "", "copy", 500));
+  Dispatch vadd;
+  vadd.module = 1;
+  vadd.grid = {(n + 63) / 64, 1, 1};
+  vadd.bindings = {{g, 0, bytes},
+                   {bb, boundAt, bytes + leadBytes - boundAt},
+                   {db, 0, bytes}};
+  vadd.pushConstants = {n, 0, uint32_t((leadBytes - boundAt) / 4), 0};
+  w.addDispatch(
+      vadd, {0},
+      testReport(2, "fuel.add", "vulkan.generated.add_f32", "generated", 3000));
+  w.addCopy({db, 0, t, 0, bytes}, {1},
+            testReport(3, "fuel.copy", "", "copy", 500));
+  Dispatch cpuAdd;
+  cpuAdd.grid = {(n + 127) / 128, 1, 1};
+  cpuAdd.bindings = {{t, 0, bytes}, {ab, 0, bytes}, {cb, 0, bytes}};
+  cpuAdd.pushConstants = {n, 128};
+  w.addDispatch(
+      cpuAdd, {2},
+      testReport(4, "fuel.add", "cpu.generated.add_f32", "generated", 2000));
+}
+
 /// The bytes of a finished writer; empty on error.
 inline std::vector<uint8_t> finishBytes(const ExecutableWriter &w) {
   StatusOr<std::vector<uint8_t>> bytes = w.finish();

@@ -3,7 +3,7 @@
 // `FuelRtWriteTestExecutables DIR` writes the executables of TestPrograms.h
 // into DIR (created if needed), for the C API's C test and the fuel-run
 // tests: vadd.fuel (c = a + b, 1000 f32, then a copy), chain.fuel
-// (c = (a + b) + a, 512 f32) and needs-vulkan.fuel (vadd plus a vulkan:0
+// (c = (a + b) + a, 512 f32) and needs-vulkan.fuel (vadd plus a vulkan:31
 // device this host lacks), copy-i32.fuel (y = x, 2x3xi32) and copy-f64.fuel
 // (y = x, 5xf64).
 //
@@ -59,12 +59,21 @@ int main(int argc, char **argv) {
   buildVectorAdd(vadd, 1000, 256);
   buildChain(chain, 512, 64);
   buildVectorAdd(vulkan, 16, 16);
-  vulkan.addDevice(::fuel::Device::vulkan(0), 1024);
+  vulkan.addDevice(::fuel::Device::vulkan(31), 1024);
   bool ok = write(dir + "/vadd.fuel", vadd) &&
             write(dir + "/chain.fuel", chain) &&
             write(dir + "/needs-vulkan.fuel", vulkan) &&
             write(dir + "/copy-i32.fuel", copyI32) &&
             write(dir + "/copy-f64.fuel", copyF64) &&
             write(dir + "/two-adds.fuel", twoAdds);
+  // With the SPIR-V kernel (spirv-as at build time): mixed-vulkan.fuel, cpu
+  // and vulkan:0 with copies both ways (buildVulkanMixed, 1009 f32, lead 5).
+  std::ifstream spv(FUEL_TEST_SPIRV_VADD, std::ios::binary);
+  std::vector<uint8_t> spirv(std::istreambuf_iterator<char>(spv), {});
+  if (ok && !spirv.empty()) {
+    ExecutableWriter mixed;
+    buildVulkanMixed(mixed, spirv, 1009, 5);
+    ok = write(dir + "/mixed-vulkan.fuel", mixed);
+  }
   return ok ? 0 : 1;
 }
