@@ -17,6 +17,7 @@
 
 // CHECK: modules 1
 // CHECK-NEXT: [0] vulkan:0 spirv {{[0-9]+}} bytes, 1 kernels
+// CHECK-NEXT: entry points "elementwise_0"
 // CHECK-NEXT: kernel [0] "elementwise_0" workspace 0 workgroup [64, 1, 1] (set 0, binding 0) (set 0, binding 1) (set 0, binding 2)
 // CHECK: commands
 // CHECK: dispatch module 0 kernel 0 on vulkan:0 grid 1x1x1 b0[0+56] b1[0+28] b2[0+28] push [7, 0, 0] | node 0 "elementwise" "vulkan.generated.elementwise_f32"
