@@ -83,6 +83,54 @@ std::string validateCpuTarget(const CpuTarget &target) {
   return {};
 }
 
+std::string validateGpuLimits(const GpuLimits &l) {
+  auto pow2 = [](uint64_t v) { return (v & (v - 1)) == 0; };
+  auto num = [](uint64_t v) { return std::to_string(v); };
+  if (l.subgroupSize &&
+      (!pow2(l.subgroupSize) || l.subgroupSize > kMaxSubgroupSize))
+    return "subgroup_size " + num(l.subgroupSize) +
+           " is not a power of two up to " + num(kMaxSubgroupSize);
+  if (l.sharedMemoryBytes > kMaxSharedMemoryBytes)
+    return "shared_memory_bytes " + num(l.sharedMemoryBytes) +
+           " is more than " + num(kMaxSharedMemoryBytes) + " (1 GiB)";
+  if (l.maxWorkgroupInvocations > kMaxWorkgroupInvocations)
+    return "max_workgroup_invocations " + num(l.maxWorkgroupInvocations) +
+           " is more than " + num(kMaxWorkgroupInvocations);
+  bool anySize =
+      l.maxWorkgroupSize[0] || l.maxWorkgroupSize[1] || l.maxWorkgroupSize[2];
+  bool allSizes =
+      l.maxWorkgroupSize[0] && l.maxWorkgroupSize[1] && l.maxWorkgroupSize[2];
+  if (anySize && !allSizes)
+    return "max_workgroup_size has an unknown (0) dimension; give all three "
+           "or none";
+  for (int i = 0; i < 3; ++i) {
+    uint32_t size = l.maxWorkgroupSize[i];
+    if (size > kMaxWorkgroupInvocations)
+      return "max_workgroup_size[" + num(i) + "] " + num(size) +
+             " is more than " + num(kMaxWorkgroupInvocations);
+    if (size && l.maxWorkgroupInvocations && size > l.maxWorkgroupInvocations)
+      return "max_workgroup_size[" + num(i) + "] " + num(size) +
+             " is more than max_workgroup_invocations " +
+             num(l.maxWorkgroupInvocations);
+  }
+  if (l.minStorageBufferOffsetAlignment &&
+      (!pow2(l.minStorageBufferOffsetAlignment) ||
+       l.minStorageBufferOffsetAlignment > kMaxStorageBufferOffsetAlignment))
+    return "min_storage_buffer_offset_alignment " +
+           num(l.minStorageBufferOffsetAlignment) +
+           " is not a power of two up to " +
+           num(kMaxStorageBufferOffsetAlignment);
+  if (l.maxPushConstantsBytes % 4 != 0 ||
+      l.maxPushConstantsBytes > kMaxPushConstantsBytes)
+    return "max_push_constants_bytes " + num(l.maxPushConstantsBytes) +
+           " is not a multiple of 4 up to " + num(kMaxPushConstantsBytes);
+  if (!(l.timestampPeriodNs >= 0) || !std::isfinite(l.timestampPeriodNs) ||
+      l.timestampPeriodNs > kMaxTimestampPeriodNs)
+    return "timestamp_period_ns is not a finite, non-negative figure up to "
+           "1e9 (1 s)";
+  return {};
+}
+
 const DeviceInfo *Topology::find(Device d) const {
   for (const DeviceInfo &info : devices)
     if (info.device == d)
@@ -138,6 +186,14 @@ std::string Topology::validate() const {
       if (!problem.empty())
         return "the cpu_target of device 'cpu' has " + problem;
     }
+    if (d.gpuLimits) {
+      if (d.device.isHost())
+        return "device 'cpu' has GPU limits; only GPU devices (cuda:N, "
+               "vulkan:N) have them";
+      std::string problem = validateGpuLimits(*d.gpuLimits);
+      if (!problem.empty())
+        return "the limits of device '" + d.device.str() + "': " + problem;
+    }
   }
   if (cpus != 1)
     return "a topology needs exactly one 'cpu' device (the host), found " +
@@ -189,6 +245,18 @@ std::string Topology::canonicalText() const {
     // Only when present, so topologies without a target keep their hashes.
     if (d.cpuTarget)
       out += " cpu_target=" + d.cpuTarget->cpu + ";" + d.cpuTarget->features;
+    if (d.gpuLimits) {
+      const GpuLimits &l = *d.gpuLimits;
+      out += " limits=subgroup:" + std::to_string(l.subgroupSize) +
+             ",shared:" + std::to_string(l.sharedMemoryBytes) +
+             ",invocations:" + std::to_string(l.maxWorkgroupInvocations) +
+             ",size:" + std::to_string(l.maxWorkgroupSize[0]) + "x" +
+             std::to_string(l.maxWorkgroupSize[1]) + "x" +
+             std::to_string(l.maxWorkgroupSize[2]) + ",offset_align:" +
+             std::to_string(l.minStorageBufferOffsetAlignment) +
+             ",push:" + std::to_string(l.maxPushConstantsBytes) + ",tick:";
+      appendDouble(out, l.timestampPeriodNs);
+    }
     out += "\n";
   }
   for (const Link &l : sorted.links) {

@@ -1,18 +1,21 @@
 //===- Vulkan.cpp - Enumerate Vulkan physical devices through the loader --===//
 //
 // Loads the Vulkan loader at run time with dlopen("libvulkan.so.1"), reaches
-// every entry point through vkGetInstanceProcAddr, creates a Vulkan 1.0
-// instance without layers or extensions, and reads each physical device's
-// properties and memory heaps. The Vulkan types used are declared here, so
-// neither the build nor the link needs libvulkan-dev. See docs/PROBE.md.
+// every entry point through vkGetInstanceProcAddr, creates an instance
+// without layers or extensions (Vulkan 1.1 where the loader offers it, else
+// 1.0), and reads each physical device's properties, Vulkan 1.1 subgroup and
+// ID properties, memory heaps and queue families. The types come from
+// vulkan_core.h (libvulkan-dev) with VK_NO_PROTOTYPES: nothing links against
+// the loader. See docs/PROBE.md.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuel/Probe/Probe.h"
 
 #include "Support.h"
+#include "VulkanDerive.h"
 
-#include <cstddef>
+#include <cstring>
 #include <dlfcn.h>
 #include <vector>
 
@@ -20,100 +23,11 @@ namespace fuel::probe {
 
 using detail::format;
 
-namespace {
+namespace detail {
 
-// Minimal declarations from vulkan_core.h (Vulkan 1.0, whose ABI is frozen).
-// On Linux VKAPI_CALL and VKAPI_ATTR are empty, so plain function pointers
-// have the right calling convention.
-using VkResult = int32_t;
-using VkFlags = uint32_t;
-using VkDeviceSize = uint64_t;
-using VkInstance = struct VkInstance_T *;
-using VkPhysicalDevice = struct VkPhysicalDevice_T *;
-using PFN_vkVoidFunction = void (*)();
-
-constexpr VkResult kVkSuccess = 0;
-constexpr VkResult kVkIncomplete = 5;
-constexpr VkResult kVkErrorIncompatibleDriver = -9;
-constexpr int32_t kStructureTypeApplicationInfo = 0;
-constexpr int32_t kStructureTypeInstanceCreateInfo = 1;
-constexpr uint32_t kApiVersion10 = 1u << 22; // VK_MAKE_API_VERSION(0, 1, 0, 0)
-constexpr int32_t kPhysicalDeviceTypeCpu = 4;
-constexpr VkFlags kMemoryHeapDeviceLocal = 0x1;
-
-struct VkApplicationInfo {
-  int32_t sType;
-  const void *pNext;
-  const char *pApplicationName;
-  uint32_t applicationVersion;
-  const char *pEngineName;
-  uint32_t engineVersion;
-  uint32_t apiVersion;
-};
-
-struct VkInstanceCreateInfo {
-  int32_t sType;
-  const void *pNext;
-  VkFlags flags;
-  const VkApplicationInfo *pApplicationInfo;
-  uint32_t enabledLayerCount;
-  const char *const *ppEnabledLayerNames;
-  uint32_t enabledExtensionCount;
-  const char *const *ppEnabledExtensionNames;
-};
-
-/// VkPhysicalDeviceProperties up to the limits, which are not read; the tail
-/// is larger than the real limits and sparse properties (528 bytes together)
-/// so the driver never writes past the object.
-struct VkPhysicalDeviceProperties {
-  uint32_t apiVersion;
-  uint32_t driverVersion;
-  uint32_t vendorID;
-  uint32_t deviceID;
-  int32_t deviceType;
-  char deviceName[256];
-  uint8_t pipelineCacheUUID[16];
-  alignas(8) unsigned char limitsAndSparseProperties[1024];
-};
-static_assert(offsetof(VkPhysicalDeviceProperties, deviceName) == 20);
-static_assert(offsetof(VkPhysicalDeviceProperties, limitsAndSparseProperties) ==
-              296);
-
-struct VkMemoryType {
-  VkFlags propertyFlags;
-  uint32_t heapIndex;
-};
-
-struct VkMemoryHeap {
-  VkDeviceSize size;
-  VkFlags flags;
-};
-
-struct VkPhysicalDeviceMemoryProperties {
-  uint32_t memoryTypeCount;
-  VkMemoryType memoryTypes[32];
-  uint32_t memoryHeapCount;
-  VkMemoryHeap memoryHeaps[16];
-};
-static_assert(sizeof(VkPhysicalDeviceMemoryProperties) == 520);
-
-using PFN_vkGetInstanceProcAddr = PFN_vkVoidFunction (*)(VkInstance,
-                                                         const char *);
-using PFN_vkCreateInstance = VkResult (*)(const VkInstanceCreateInfo *,
-                                          const void *, VkInstance *);
-using PFN_vkDestroyInstance = void (*)(VkInstance, const void *);
-using PFN_vkEnumeratePhysicalDevices = VkResult (*)(VkInstance, uint32_t *,
-                                                    VkPhysicalDevice *);
-using PFN_vkGetPhysicalDeviceProperties =
-    void (*)(VkPhysicalDevice, VkPhysicalDeviceProperties *);
-using PFN_vkGetPhysicalDeviceMemoryProperties =
-    void (*)(VkPhysicalDevice, VkPhysicalDeviceMemoryProperties *);
-
-/// Returns the SIMD width llvmpipe writes in its name, "llvmpipe (LLVM 15.0.6,
-/// 256 bits)", or 0.
 uint32_t vectorBitsFromDeviceName(std::string_view name) {
   size_t bits = name.rfind(" bits)");
-  if (bits == std::string_view::npos)
+  if (bits == std::string_view::npos || bits == 0)
     return 0;
   size_t begin = name.find_last_not_of("0123456789", bits - 1);
   if (begin == std::string_view::npos || begin + 1 >= bits)
@@ -123,6 +37,108 @@ uint32_t vectorBitsFromDeviceName(std::string_view name) {
   if (!value || (*value != 128 && *value != 256 && *value != 512))
     return 0;
   return static_cast<uint32_t>(*value);
+}
+
+ProbedDevice deriveVulkanDevice(uint32_t ordinal, const VulkanRawDevice &raw,
+                                uint32_t hostCores,
+                                std::vector<std::string> &notes) {
+  const VkPhysicalDeviceProperties &props = raw.properties;
+  ProbedDevice dev;
+  dev.kind = Kind::Vulkan;
+  dev.ordinal = ordinal;
+  dev.name.assign(props.deviceName,
+                  strnlen(props.deviceName, sizeof(props.deviceName)));
+  if (dev.name.empty())
+    dev.name = "unknown Vulkan device";
+  std::string label = "vulkan:" + std::to_string(ordinal);
+  dev.vendorId = props.vendorID;
+  dev.deviceId = props.deviceID;
+  dev.cpuType = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+
+  VulkanProperties &v = dev.vulkan;
+  v.deviceType = props.deviceType >= 0 && props.deviceType <= 4
+                     ? static_cast<uint32_t>(props.deviceType)
+                     : 0;
+  v.apiVersion = props.apiVersion;
+  v.driverVersion = props.driverVersion;
+
+  // Device memory is the sum of the device-local heaps; a device without
+  // one reports its largest heap. Memory is unified when the largest
+  // device-local heap has a host-visible type (a small host-visible
+  // device-local heap, a PCIe BAR window, does not make it so).
+  const VkPhysicalDeviceMemoryProperties &memory = raw.memory;
+  uint32_t heapCount = memory.memoryHeapCount < VK_MAX_MEMORY_HEAPS
+                           ? memory.memoryHeapCount
+                           : VK_MAX_MEMORY_HEAPS;
+  uint64_t local = 0, largest = 0, largestLocal = 0;
+  uint32_t largestLocalHeap = ~0u;
+  for (uint32_t h = 0; h < heapCount; ++h) {
+    const VkMemoryHeap &heap = memory.memoryHeaps[h];
+    bool deviceLocal = heap.flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT;
+    v.heaps.push_back({heap.size, deviceLocal});
+    if (deviceLocal) {
+      local += heap.size;
+      if (largestLocalHeap == ~0u || heap.size > largestLocal) {
+        largestLocal = heap.size;
+        largestLocalHeap = h;
+      }
+    }
+    if (heap.size > largest)
+      largest = heap.size;
+  }
+  dev.memoryBytes = local ? local : largest;
+  uint32_t typeCount = memory.memoryTypeCount < VK_MAX_MEMORY_TYPES
+                           ? memory.memoryTypeCount
+                           : VK_MAX_MEMORY_TYPES;
+  constexpr VkMemoryPropertyFlags kUnified =
+      VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+  for (uint32_t t = 0; t < typeCount; ++t)
+    if ((memory.memoryTypes[t].propertyFlags & kUnified) == kUnified &&
+        memory.memoryTypes[t].heapIndex == largestLocalHeap)
+      v.unifiedMemory = true;
+
+  // Limits (Vulkan 1.0) and the subgroup size (1.1).
+  const VkPhysicalDeviceLimits &limits = props.limits;
+  v.sharedMemoryBytes = limits.maxComputeSharedMemorySize;
+  v.maxWorkgroupInvocations = limits.maxComputeWorkGroupInvocations;
+  for (int i = 0; i < 3; ++i)
+    v.maxWorkgroupSize[i] = limits.maxComputeWorkGroupSize[i];
+  v.minStorageBufferOffsetAlignment = limits.minStorageBufferOffsetAlignment;
+  v.maxPushConstantsBytes = limits.maxPushConstantsSize;
+  v.timestampPeriodNs = limits.timestampPeriod;
+  if (raw.haveProperties2) {
+    v.subgroupSize = raw.subgroup.subgroupSize;
+    std::memcpy(v.deviceUuid, raw.id.deviceUUID, sizeof(v.deviceUuid));
+  } else {
+    notes.push_back(label + ": subgroup size and device UUID unknown (the " +
+                    "instance or device is Vulkan 1.0; they need 1.1)");
+  }
+
+  // Timestamps on a compute queue: timestampValidBits of a family with
+  // compute (timestampComputeAndGraphics promises it for all of them).
+  for (const VkQueueFamilyProperties &family : raw.queueFamilies)
+    if ((family.queueFlags & VK_QUEUE_COMPUTE_BIT) &&
+        family.timestampValidBits > 0)
+      v.computeTimestamps = true;
+
+  // A CPU-type device (lavapipe) runs on the host's cores; llvmpipe also
+  // names its SIMD width. Its speed is not the host's peak, so the peak and
+  // bandwidth stay unknown.
+  if (dev.cpuType) {
+    dev.cores = hostCores;
+    dev.vectorBits = vectorBitsFromDeviceName(dev.name);
+  }
+  return dev;
+}
+
+} // namespace detail
+
+namespace {
+
+template <typename Fn>
+Fn instanceProc(PFN_vkGetInstanceProcAddr getProcAddr, VkInstance instance,
+                const char *name) {
+  return reinterpret_cast<Fn>(getProcAddr(instance, name));
 }
 
 } // namespace
@@ -141,28 +157,38 @@ ProbeResult probeVulkan(const char *library) {
     dlclose(handle);
     return result;
   }
-  auto createInstance = reinterpret_cast<PFN_vkCreateInstance>(
-      getProcAddr(nullptr, "vkCreateInstance"));
+  auto createInstance = instanceProc<PFN_vkCreateInstance>(getProcAddr, nullptr,
+                                                           "vkCreateInstance");
   if (!createInstance) {
     result.notes.push_back("vulkan: vkCreateInstance not available");
     dlclose(handle);
     return result;
   }
+  // A Vulkan 1.0 loader has no vkEnumerateInstanceVersion and refuses an
+  // instance above 1.0; a 1.1 instance gives vkGetPhysicalDeviceProperties2.
+  uint32_t instanceVersion = VK_API_VERSION_1_0;
+  if (auto enumerateVersion = instanceProc<PFN_vkEnumerateInstanceVersion>(
+          getProcAddr, nullptr, "vkEnumerateInstanceVersion")) {
+    uint32_t version = 0;
+    if (enumerateVersion(&version) == VK_SUCCESS &&
+        version >= VK_API_VERSION_1_1)
+      instanceVersion = VK_API_VERSION_1_1;
+  }
 
   VkApplicationInfo app = {};
-  app.sType = kStructureTypeApplicationInfo;
+  app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
   app.pApplicationName = "fuel-probe";
   app.pEngineName = "fuel";
-  app.apiVersion = kApiVersion10;
+  app.apiVersion = instanceVersion;
   VkInstanceCreateInfo createInfo = {};
-  createInfo.sType = kStructureTypeInstanceCreateInfo;
+  createInfo.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
   createInfo.pApplicationInfo = &app;
   VkInstance instance = nullptr;
   VkResult status = createInstance(&createInfo, nullptr, &instance);
   // The loader and the drivers it loaded stay in the process from here on:
   // some drivers keep threads or atexit handlers and do not survive dlclose.
-  if (status != kVkSuccess || !instance) {
-    if (status == kVkErrorIncompatibleDriver)
+  if (status != VK_SUCCESS || !instance) {
+    if (status == VK_ERROR_INCOMPATIBLE_DRIVER)
       result.notes.push_back("vulkan: loader found, no Vulkan driver "
                              "(VK_ERROR_INCOMPATIBLE_DRIVER)");
     else
@@ -171,16 +197,24 @@ ProbeResult probeVulkan(const char *library) {
     return result;
   }
 
-  auto destroyInstance = reinterpret_cast<PFN_vkDestroyInstance>(
-      getProcAddr(instance, "vkDestroyInstance"));
-  auto enumerate = reinterpret_cast<PFN_vkEnumeratePhysicalDevices>(
-      getProcAddr(instance, "vkEnumeratePhysicalDevices"));
-  auto getProperties = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties>(
-      getProcAddr(instance, "vkGetPhysicalDeviceProperties"));
+  auto destroyInstance = instanceProc<PFN_vkDestroyInstance>(
+      getProcAddr, instance, "vkDestroyInstance");
+  auto enumerate = instanceProc<PFN_vkEnumeratePhysicalDevices>(
+      getProcAddr, instance, "vkEnumeratePhysicalDevices");
+  auto getProperties = instanceProc<PFN_vkGetPhysicalDeviceProperties>(
+      getProcAddr, instance, "vkGetPhysicalDeviceProperties");
   auto getMemoryProperties =
-      reinterpret_cast<PFN_vkGetPhysicalDeviceMemoryProperties>(
-          getProcAddr(instance, "vkGetPhysicalDeviceMemoryProperties"));
-  if (!enumerate || !getProperties || !getMemoryProperties) {
+      instanceProc<PFN_vkGetPhysicalDeviceMemoryProperties>(
+          getProcAddr, instance, "vkGetPhysicalDeviceMemoryProperties");
+  auto getQueueFamilies =
+      instanceProc<PFN_vkGetPhysicalDeviceQueueFamilyProperties>(
+          getProcAddr, instance, "vkGetPhysicalDeviceQueueFamilyProperties");
+  PFN_vkGetPhysicalDeviceProperties2 getProperties2 = nullptr;
+  if (instanceVersion >= VK_API_VERSION_1_1)
+    getProperties2 = instanceProc<PFN_vkGetPhysicalDeviceProperties2>(
+        getProcAddr, instance, "vkGetPhysicalDeviceProperties2");
+  if (!enumerate || !getProperties || !getMemoryProperties ||
+      !getQueueFamilies) {
     result.notes.push_back("vulkan: instance entry points missing");
     if (destroyInstance)
       destroyInstance(instance, nullptr);
@@ -193,17 +227,17 @@ ProbeResult probeVulkan(const char *library) {
   for (int attempt = 0; attempt < 4; ++attempt) {
     uint32_t count = 0;
     status = enumerate(instance, &count, nullptr);
-    if (status != kVkSuccess)
+    if (status != VK_SUCCESS)
       break;
     physicalDevices.assign(count, nullptr);
     if (count == 0)
       break;
     status = enumerate(instance, &count, physicalDevices.data());
     physicalDevices.resize(count);
-    if (status != kVkIncomplete)
+    if (status != VK_INCOMPLETE)
       break;
   }
-  if (status != kVkSuccess && status != kVkIncomplete) {
+  if (status != VK_SUCCESS && status != VK_INCOMPLETE) {
     result.notes.push_back(format(
         "vulkan: vkEnumeratePhysicalDevices failed with VkResult %d", status));
     physicalDevices.clear();
@@ -213,46 +247,35 @@ ProbeResult probeVulkan(const char *library) {
 
   uint32_t hostCores = 0;
   for (size_t index = 0; index < physicalDevices.size(); ++index) {
-    VkPhysicalDeviceProperties props = {};
-    getProperties(physicalDevices[index], &props);
-    VkPhysicalDeviceMemoryProperties memory = {};
-    getMemoryProperties(physicalDevices[index], &memory);
-
-    ProbedDevice dev;
-    dev.kind = Kind::Vulkan;
-    dev.ordinal = static_cast<uint32_t>(index);
-    props.deviceName[sizeof(props.deviceName) - 1] = '\0';
-    dev.name = props.deviceName;
-    if (dev.name.empty())
-      dev.name = "unknown Vulkan device";
-    dev.vendorId = props.vendorID;
-    dev.deviceId = props.deviceID;
-    dev.cpuType = props.deviceType == kPhysicalDeviceTypeCpu;
-
-    // Device memory is the sum of the device-local heaps; a device without
-    // one reports its largest heap.
-    uint64_t local = 0, largest = 0;
-    uint32_t heaps = memory.memoryHeapCount < 16 ? memory.memoryHeapCount : 16;
-    for (uint32_t h = 0; h < heaps; ++h) {
-      if (memory.memoryHeaps[h].flags & kMemoryHeapDeviceLocal)
-        local += memory.memoryHeaps[h].size;
-      if (memory.memoryHeaps[h].size > largest)
-        largest = memory.memoryHeaps[h].size;
+    VkPhysicalDevice physical = physicalDevices[index];
+    detail::VulkanRawDevice raw;
+    getProperties(physical, &raw.properties);
+    getMemoryProperties(physical, &raw.memory);
+    uint32_t families = 0;
+    getQueueFamilies(physical, &families, nullptr);
+    raw.queueFamilies.resize(families);
+    getQueueFamilies(physical, &families, raw.queueFamilies.data());
+    raw.queueFamilies.resize(families);
+    // Properties2 needs a 1.1 instance and a 1.1 device.
+    if (getProperties2 && raw.properties.apiVersion >= VK_API_VERSION_1_1) {
+      raw.subgroup.sType =
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
+      raw.id.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
+      raw.subgroup.pNext = &raw.id;
+      VkPhysicalDeviceProperties2 props2 = {};
+      props2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+      props2.pNext = &raw.subgroup;
+      getProperties2(physical, &props2);
+      raw.subgroup.pNext = nullptr;
+      raw.haveProperties2 = true;
     }
-    dev.memoryBytes = local ? local : largest;
-
-    // A CPU-type device (lavapipe) runs on the host's cores; llvmpipe also
-    // names its SIMD width. Its speed is not the host's peak, so the peak and
-    // bandwidth stay unknown.
-    if (dev.cpuType) {
-      if (!hostCores) {
-        ProbeResult cpu = probeCpu();
-        hostCores = cpu.devices.empty() ? 0 : cpu.devices.front().cores;
-      }
-      dev.cores = hostCores;
-      dev.vectorBits = vectorBitsFromDeviceName(dev.name);
+    if (raw.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU &&
+        !hostCores) {
+      ProbeResult cpu = probeCpu();
+      hostCores = cpu.devices.empty() ? 0 : cpu.devices.front().cores;
     }
-    result.devices.push_back(std::move(dev));
+    result.devices.push_back(detail::deriveVulkanDevice(
+        static_cast<uint32_t>(index), raw, hostCores, result.notes));
   }
 
   if (destroyInstance)

@@ -78,9 +78,36 @@ static DeviceInfo hostFromProbe(const probe::ProbedDevice &cpu,
   return host;
 }
 
+/// The code-generation limits of a probed Vulkan device (docs/PROBE.md);
+/// none when the driver reported nothing, or figures a topology cannot hold
+/// (noted).
+static std::optional<plan::GpuLimits>
+vulkanLimits(const probe::ProbedDevice &p, std::vector<std::string> *notes) {
+  const probe::VulkanProperties &v = p.vulkan;
+  plan::GpuLimits l;
+  l.subgroupSize = v.subgroupSize;
+  l.sharedMemoryBytes = v.sharedMemoryBytes;
+  l.maxWorkgroupInvocations = v.maxWorkgroupInvocations;
+  for (int i = 0; i < 3; ++i)
+    l.maxWorkgroupSize[i] = v.maxWorkgroupSize[i];
+  l.minStorageBufferOffsetAlignment = v.minStorageBufferOffsetAlignment;
+  l.maxPushConstantsBytes = v.maxPushConstantsBytes;
+  l.timestampPeriodNs = v.timestampPeriodNs;
+  if (l == plan::GpuLimits())
+    return std::nullopt;
+  std::string problem = plan::validateGpuLimits(l);
+  if (!problem.empty()) {
+    note(notes, "topology: " + p.label() + ": the driver's limits are left " +
+                    "out (" + problem + ")");
+    return std::nullopt;
+  }
+  return l;
+}
+
 /// A CUDA or Vulkan device from its probed description.
 static DeviceInfo accelerator(const probe::ProbedDevice &p, Device device,
-                              const ProbeConstants &c) {
+                              const ProbeConstants &c,
+                              std::vector<std::string> *notes) {
   DeviceInfo info;
   info.device = device;
   info.name = p.name;
@@ -96,6 +123,8 @@ static DeviceInfo accelerator(const probe::ProbedDevice &p, Device device,
                                            : c.vulkanGpuDispatchOverheadNs;
   info.memoryBytes = p.memoryBytes;
   info.alignment = info.cpuType ? c.cpuAlignment : c.gpuAlignment;
+  if (device.kind == plan::DeviceKind::Vulkan)
+    info.gpuLimits = vulkanLimits(p, notes);
   return info;
 }
 
@@ -117,7 +146,7 @@ llvm::Expected<Topology> topologyFromProbe(const probe::ProbeResult &probed,
       haveHost = true;
       continue;
     }
-    DeviceInfo info = accelerator(p, device, constants);
+    DeviceInfo info = accelerator(p, device, constants, notes);
     // Host <-> device links each way: shared memory for a CPU-type Vulkan
     // device (its buffers are host memory), a PCIe device copy otherwise
     // (SEMANTICS §5).

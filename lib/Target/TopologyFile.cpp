@@ -37,7 +37,15 @@ static constexpr llvm::StringLiteral kDeviceKeys[] = {
     "cpu_type",     "peak_flops_per_ns",
     "bytes_per_ns", "dispatch_overhead_ns",
     "memory_bytes", "alignment",
-    "cpu_target"};
+    "cpu_target",   "limits"};
+static constexpr llvm::StringLiteral kLimitsKeys[] = {
+    "subgroup_size",
+    "shared_memory_bytes",
+    "max_workgroup_invocations",
+    "max_workgroup_size",
+    "min_storage_buffer_offset_alignment",
+    "max_push_constants_bytes",
+    "timestamp_period_ns"};
 static constexpr llvm::StringLiteral kCpuTargetKeys[] = {"cpu", "features"};
 static constexpr llvm::StringLiteral kLinkKeys[] = {
     "from", "to", "path_class", "bandwidth_bytes_per_s", "latency_ns"};
@@ -59,6 +67,11 @@ private:
                        Device &out);
   bool parseDevice(const llvm::json::Value &value, llvm::StringRef path,
                    DeviceInfo &out);
+  bool parseLimits(const llvm::json::Value &value, llvm::StringRef path,
+                   plan::GpuLimits &out);
+  bool parseLimit(const llvm::json::Object &o, llvm::StringRef path,
+                  llvm::StringRef key, uint64_t max, bool powerOfTwo,
+                  uint32_t multipleOf, uint64_t &out);
   bool parseLink(const llvm::json::Value &value, llvm::StringRef path,
                  Link &out);
   bool knownDevice(const Device &d, llvm::StringRef path, llvm::StringRef role);
@@ -180,6 +193,102 @@ bool TopologyParser::parseDevice(const llvm::json::Value &value,
       return r.fail(p, "expected a valid CPU target, got " + problem);
     out.cpuTarget = std::move(target);
   }
+  if (const llvm::json::Value *v = o->get("limits")) {
+    std::string p = jsonField(path, "limits");
+    if (isCpu)
+      return r.fail(p, "the host 'cpu' has no GPU limits (only cuda:N and "
+                       "vulkan:N devices have \"limits\")");
+    plan::GpuLimits limits;
+    if (!parseLimits(*v, p, limits))
+      return false;
+    out.gpuLimits = limits;
+  }
+  return true;
+}
+
+bool TopologyParser::parseLimit(const llvm::json::Object &o,
+                                llvm::StringRef path, llvm::StringRef key,
+                                uint64_t max, bool powerOfTwo,
+                                uint32_t multipleOf, uint64_t &out) {
+  const llvm::json::Value *v = o.get(key);
+  if (!v)
+    return true;
+  std::string p = jsonField(path, key);
+  std::string expectation =
+      (powerOfTwo ? "a power of two from 1 to " : "an integer from 1 to ") +
+      std::to_string(max);
+  if (multipleOf > 1)
+    expectation += ", a multiple of " + std::to_string(multipleOf);
+  uint64_t value = 0;
+  if (!r.readUInt(*v, p, expectation, value))
+    return false;
+  if (value == 0 || value > max ||
+      (powerOfTwo && !llvm::isPowerOf2_64(value)) ||
+      (multipleOf > 1 && value % multipleOf != 0))
+    return r.fail(p, "expected " + expectation + ", got " + describeJSON(*v));
+  out = value;
+  return true;
+}
+
+bool TopologyParser::parseLimits(const llvm::json::Value &value,
+                                 llvm::StringRef path, plan::GpuLimits &out) {
+  const llvm::json::Object *o = r.object(value, path);
+  if (!o || !r.checkKeys(*o, path, kLimitsKeys))
+    return false;
+  uint64_t v = 0;
+  auto narrow = [](uint64_t x) { return static_cast<uint32_t>(x); };
+  if (!parseLimit(*o, path, "subgroup_size", plan::kMaxSubgroupSize, true, 1,
+                  v))
+    return false;
+  out.subgroupSize = narrow(v);
+  v = 0;
+  if (!parseLimit(*o, path, "shared_memory_bytes", plan::kMaxSharedMemoryBytes,
+                  false, 1, out.sharedMemoryBytes))
+    return false;
+  if (!parseLimit(*o, path, "max_workgroup_invocations",
+                  plan::kMaxWorkgroupInvocations, false, 1, v))
+    return false;
+  out.maxWorkgroupInvocations = narrow(v);
+  v = 0;
+  if (const llvm::json::Value *sizes = o->get("max_workgroup_size")) {
+    std::string p = jsonField(path, "max_workgroup_size");
+    const llvm::json::Array *a = r.array(*sizes, p);
+    if (!a)
+      return false;
+    if (a->size() != 3)
+      return r.fail(p, "expected three sizes [x, y, z], got " +
+                           std::to_string(a->size()));
+    std::string expectation = "an integer from 1 to " +
+                              std::to_string(plan::kMaxWorkgroupInvocations);
+    for (size_t i = 0; i < 3; ++i) {
+      std::string pi = jsonIndex(p, i);
+      uint64_t size = 0;
+      if (!r.readUInt((*a)[i], pi, expectation, size))
+        return false;
+      if (size == 0 || size > plan::kMaxWorkgroupInvocations)
+        return r.fail(pi, "expected " + expectation + ", got " +
+                              describeJSON((*a)[i]));
+      out.maxWorkgroupSize[i] = narrow(size);
+    }
+  }
+  if (!parseLimit(*o, path, "min_storage_buffer_offset_alignment",
+                  plan::kMaxStorageBufferOffsetAlignment, true, 1,
+                  out.minStorageBufferOffsetAlignment))
+    return false;
+  if (!parseLimit(*o, path, "max_push_constants_bytes",
+                  plan::kMaxPushConstantsBytes, false, 4, v))
+    return false;
+  out.maxPushConstantsBytes = narrow(v);
+  if (const llvm::json::Value *t = o->get("timestamp_period_ns"))
+    if (!r.readDouble(*t, jsonField(path, "timestamp_period_ns"), 0.0,
+                      /*inclusive=*/false, plan::kMaxTimestampPeriodNs,
+                      "a positive number of ns up to 1e9",
+                      out.timestampPeriodNs))
+      return false;
+  // What relates two figures (a workgroup dimension within the invocations).
+  std::string problem = plan::validateGpuLimits(out);
+  if (!problem.empty())
+    return r.fail(path, "expected consistent limits, got " + problem);
   return true;
 }
 
@@ -371,6 +480,29 @@ std::string printTopologyJSON(const Topology &input) {
                 j.attribute("features", d.cpuTarget->features);
               });
           }
+          if (d.gpuLimits) {
+            // Unknown (0) figures are left out: the reader rejects a 0.
+            const plan::GpuLimits &l = *d.gpuLimits;
+            j.attributeObject("limits", [&] {
+              auto opt = [&](llvm::StringRef key, uint64_t v) {
+                if (v)
+                  j.attribute(key, v);
+              };
+              opt("subgroup_size", l.subgroupSize);
+              opt("shared_memory_bytes", l.sharedMemoryBytes);
+              opt("max_workgroup_invocations", l.maxWorkgroupInvocations);
+              if (l.maxWorkgroupSize[0])
+                j.attributeArray("max_workgroup_size", [&] {
+                  for (uint32_t size : l.maxWorkgroupSize)
+                    j.value(static_cast<int64_t>(size));
+                });
+              opt("min_storage_buffer_offset_alignment",
+                  l.minStorageBufferOffsetAlignment);
+              opt("max_push_constants_bytes", l.maxPushConstantsBytes);
+              if (l.timestampPeriodNs > 0)
+                rawDouble("timestamp_period_ns", l.timestampPeriodNs);
+            });
+          }
         });
       }
     });
@@ -403,7 +535,7 @@ bool topologiesEqual(const Topology &a, const Topology &b) {
         p.peakFlopsPerNs != q.peakFlopsPerNs || p.bytesPerNs != q.bytesPerNs ||
         p.dispatchOverheadNs != q.dispatchOverheadNs ||
         p.memoryBytes != q.memoryBytes || p.alignment != q.alignment ||
-        p.cpuTarget != q.cpuTarget)
+        p.cpuTarget != q.cpuTarget || p.gpuLimits != q.gpuLimits)
       return false;
   }
   for (size_t i = 0; i < x.links.size(); ++i) {

@@ -57,8 +57,11 @@ int main(int argc, char **argv) {
   }
 
   fuel::probe::ProbeResult result = fuel::probe::probeAll(options);
-  for (const fuel::probe::ProbedDevice &device : result.devices)
+  for (const fuel::probe::ProbedDevice &device : result.devices) {
     std::printf("%s\n", device.describe().c_str());
+    for (const std::string &line : device.describeDetails())
+      std::printf("  %s\n", line.c_str());
+  }
   for (const std::string &note : result.notes)
     std::printf("note: %s\n", note.c_str());
   return 0;

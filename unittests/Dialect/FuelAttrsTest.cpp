@@ -8,6 +8,7 @@
 
 #include "fuel/Dialect/Fuel/IR/CpuTarget.h"
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
+#include "fuel/Dialect/Fuel/IR/GpuLimits.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Builders.h"
@@ -271,6 +272,65 @@ TEST_F(FuelAttrsTest, CpuTarget) {
   ASSERT_TRUE(target.has_value());
   EXPECT_EQ(target->first, "znver3");
   EXPECT_EQ(target->second, "+avx2,+fma");
+}
+
+// GPU limits survive fromPlan/toPlan and print/parse, change the hash, and
+// are what getGpuLimits reads for the device asked about; a module without
+// a topology, a device it lacks or a device without limits gives none.
+TEST_F(FuelAttrsTest, GpuLimits) {
+  ::fuel::plan::Topology topology;
+  ::fuel::plan::DeviceInfo host;
+  host.device = ::fuel::plan::Device::cpu();
+  host.cpuType = true;
+  ::fuel::plan::DeviceInfo vk;
+  vk.device = ::fuel::plan::Device::vulkan(0);
+  vk.cpuType = true;
+  ::fuel::plan::DeviceInfo other;
+  other.device = ::fuel::plan::Device::vulkan(1);
+  topology.devices = {host, vk, other};
+  TopologyAttr plain = TopologyAttr::fromPlan(&ctx, topology);
+
+  ::fuel::plan::GpuLimits limits;
+  limits.subgroupSize = 8;
+  limits.sharedMemoryBytes = 32768;
+  limits.maxWorkgroupInvocations = 1024;
+  limits.maxWorkgroupSize[0] = 1024;
+  limits.maxWorkgroupSize[1] = 512;
+  limits.maxWorkgroupSize[2] = 64;
+  limits.minStorageBufferOffsetAlignment = 16;
+  limits.maxPushConstantsBytes = 128;
+  limits.timestampPeriodNs = 0.25;
+  topology.devices[1].gpuLimits = limits;
+  TopologyAttr limited = TopologyAttr::fromPlan(&ctx, topology);
+  EXPECT_NE(plain.getHash(), limited.getHash());
+  EXPECT_EQ(limited.getHash(), topology.contentHash());
+  ASSERT_TRUE(limited.getDevices()[1].getLimits());
+  EXPECT_FALSE(limited.getDevices()[0].getLimits());
+  EXPECT_EQ(limited.getDevices()[1].getLimits().getSubgroupSize(), 8);
+  ASSERT_TRUE(limited.toPlan().devices[1].gpuLimits.has_value());
+  EXPECT_EQ(*limited.toPlan().devices[1].gpuLimits, limits);
+  EXPECT_EQ(parse(print(limited)), limited);
+  // A partial set of limits round-trips too: the rest stay unknown.
+  ::fuel::plan::GpuLimits partial;
+  partial.subgroupSize = 32;
+  GpuLimitsAttr partialAttr = GpuLimitsAttr::fromPlan(&ctx, partial);
+  EXPECT_EQ(print(partialAttr), "#fuel.gpu_limits<subgroup_size = 32>");
+  EXPECT_EQ(parse(print(partialAttr)), partialAttr);
+  EXPECT_EQ(partialAttr.toPlan(), partial);
+
+  OpBuilder b(&ctx);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(b.getUnknownLoc());
+  ::fuel::Device vulkan0 = ::fuel::Device::vulkan(0);
+  EXPECT_FALSE(getGpuLimits(*module, vulkan0).has_value());
+  (*module)->setAttr(FuelDialect::kTopologyAttrName, plain);
+  EXPECT_FALSE(getGpuLimits(*module, vulkan0).has_value());
+  (*module)->setAttr(FuelDialect::kTopologyAttrName, limited);
+  std::optional<::fuel::plan::GpuLimits> read = getGpuLimits(*module, vulkan0);
+  ASSERT_TRUE(read.has_value());
+  EXPECT_EQ(*read, limits);
+  EXPECT_FALSE(getGpuLimits(*module, ::fuel::Device::vulkan(1)).has_value());
+  EXPECT_FALSE(getGpuLimits(*module, ::fuel::Device::vulkan(2)).has_value());
+  EXPECT_FALSE(getGpuLimits(*module, ::fuel::Device::cpu()).has_value());
 }
 
 } // namespace

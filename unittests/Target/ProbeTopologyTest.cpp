@@ -183,6 +183,55 @@ TEST(ProbeTopology, DuplicateDeviceIsAnError) {
             "probe: error: device 'cuda:0' was enumerated twice");
 }
 
+// Tests that a probed Vulkan device's limits become the topology's, that a
+// device without any keeps none, and that limits a topology cannot hold are
+// left out with a note.
+TEST(ProbeTopology, VulkanLimitsFromProbe) {
+  probe::ProbeResult r;
+  r.devices.push_back(cpu(100.0));
+  probe::ProbedDevice lavapipe = gpu(probe::Kind::Vulkan, 0, true);
+  probe::VulkanProperties &v = lavapipe.vulkan;
+  v.subgroupSize = 8;
+  v.sharedMemoryBytes = 32768;
+  v.maxWorkgroupInvocations = 1024;
+  v.maxWorkgroupSize[0] = v.maxWorkgroupSize[1] = v.maxWorkgroupSize[2] = 1024;
+  v.minStorageBufferOffsetAlignment = 16;
+  v.maxPushConstantsBytes = 128;
+  v.timestampPeriodNs = 1.0;
+  r.devices.push_back(lavapipe);
+  probe::ProbedDevice bare = gpu(probe::Kind::Vulkan, 1, false);
+  r.devices.push_back(bare);
+  probe::ProbedDevice odd = gpu(probe::Kind::Vulkan, 2, false);
+  odd.vulkan.subgroupSize = 48; // Not a power of two.
+  r.devices.push_back(odd);
+  probe::ProbedDevice cuda = gpu(probe::Kind::Cuda, 0, false);
+  r.devices.push_back(cuda);
+  std::vector<std::string> notes;
+  llvm::Expected<Topology> t = topologyFromProbe(r, &notes);
+  ASSERT_TRUE(bool(t)) << llvm::toString(t.takeError());
+  const plan::DeviceInfo *vk = t->find(Device::vulkan(0));
+  ASSERT_TRUE(vk && vk->gpuLimits);
+  plan::GpuLimits expected;
+  expected.subgroupSize = 8;
+  expected.sharedMemoryBytes = 32768;
+  expected.maxWorkgroupInvocations = 1024;
+  expected.maxWorkgroupSize[0] = expected.maxWorkgroupSize[1] =
+      expected.maxWorkgroupSize[2] = 1024;
+  expected.minStorageBufferOffsetAlignment = 16;
+  expected.maxPushConstantsBytes = 128;
+  expected.timestampPeriodNs = 1.0;
+  EXPECT_EQ(*vk->gpuLimits, expected);
+  EXPECT_FALSE(t->find(Device::vulkan(1))->gpuLimits);
+  EXPECT_FALSE(t->find(Device::vulkan(2))->gpuLimits);
+  EXPECT_FALSE(t->find(Device::cuda(0))->gpuLimits);
+  EXPECT_FALSE(t->find(Device::cpu())->gpuLimits);
+  bool noted = false;
+  for (const std::string &n : notes)
+    noted |= n == "topology: vulkan:2: the driver's limits are left out "
+                  "(subgroup_size 48 is not a power of two up to 128)";
+  EXPECT_TRUE(noted);
+}
+
 TEST(ProbeTopology, ThisMachineGivesAValidTopology) {
   // Whatever this machine has, probing never fails for a missing driver and
   // always yields exactly one host.
@@ -190,6 +239,15 @@ TEST(ProbeTopology, ThisMachineGivesAValidTopology) {
   ASSERT_TRUE(bool(t)) << llvm::toString(t.takeError());
   EXPECT_EQ(t->validate(), "");
   EXPECT_NE(t->find(Device::cpu()), nullptr);
+  // Every Vulkan device the probe finds states its limits.
+  for (const probe::ProbedDevice &d : probe::probeVulkan().devices) {
+    const plan::DeviceInfo *info = t->find(d.device());
+    ASSERT_NE(info, nullptr) << d.describe();
+    ASSERT_TRUE(info->gpuLimits) << d.describe();
+    EXPECT_EQ(info->gpuLimits->subgroupSize, d.vulkan.subgroupSize);
+    EXPECT_EQ(info->gpuLimits->minStorageBufferOffsetAlignment,
+              d.vulkan.minStorageBufferOffsetAlignment);
+  }
 }
 
 } // namespace

@@ -170,7 +170,7 @@ TEST(TopologyFileErrors, UnknownKeys) {
       "t.json: error: $.devices[1].bandwith_per_ns: unknown key "
       "(expected one of: device, name, cpu_type, peak_flops_per_ns, "
       "bytes_per_ns, dispatch_overhead_ns, memory_bytes, alignment, "
-      "cpu_target)");
+      "cpu_target, limits)");
   EXPECT_EQ(
       parseError(withLink(
           R"({"from": "cpu", "to": "cuda:0", "path_class": "peer", "latency": 1})")),
@@ -419,6 +419,202 @@ TEST(TopologyFile, EqualityNoticesEveryField) {
   b = a;
   b.devices[0].alignment = 128;
   EXPECT_FALSE(topologiesEqual(a, b));
+}
+
+//===----------------------------------------------------------------------===//
+// GPU limits
+//===----------------------------------------------------------------------===//
+
+/// A vulkan:0 device with `limits` as its limits object.
+std::string withLimits(llvm::StringRef limits) {
+  return withDevice(
+      (R"({"device": "vulkan:0", "limits": )" + limits + "}").str());
+}
+
+TEST(TopologyFileLimits, ParsesEveryLimit) {
+  llvm::Expected<Topology> t = parseTopology(
+      withLimits(R"({"subgroup_size": 8, "shared_memory_bytes": 32768,
+        "max_workgroup_invocations": 1024, "max_workgroup_size": [1024, 512, 64],
+        "min_storage_buffer_offset_alignment": 16,
+        "max_push_constants_bytes": 128, "timestamp_period_ns": 1.5})"),
+      "t.json");
+  ASSERT_TRUE(bool(t)) << llvm::toString(t.takeError());
+  const plan::DeviceInfo *vk = t->find(Device::vulkan(0));
+  ASSERT_TRUE(vk && vk->gpuLimits);
+  const plan::GpuLimits &l = *vk->gpuLimits;
+  EXPECT_EQ(l.subgroupSize, 8u);
+  EXPECT_EQ(l.sharedMemoryBytes, 32768u);
+  EXPECT_EQ(l.maxWorkgroupInvocations, 1024u);
+  EXPECT_EQ(l.maxWorkgroupSize[0], 1024u);
+  EXPECT_EQ(l.maxWorkgroupSize[1], 512u);
+  EXPECT_EQ(l.maxWorkgroupSize[2], 64u);
+  EXPECT_EQ(l.minStorageBufferOffsetAlignment, 16u);
+  EXPECT_EQ(l.maxPushConstantsBytes, 128u);
+  EXPECT_EQ(l.timestampPeriodNs, 1.5);
+  // Absent limits: none; some limits: the rest unknown (0).
+  llvm::Expected<Topology> none =
+      parseTopology(withDevice(R"({"device": "vulkan:0"})"), "t.json");
+  ASSERT_TRUE(bool(none));
+  EXPECT_FALSE(none->find(Device::vulkan(0))->gpuLimits);
+  llvm::Expected<Topology> some =
+      parseTopology(withLimits(R"({"subgroup_size": 32})"), "t.json");
+  ASSERT_TRUE(bool(some));
+  plan::GpuLimits expected;
+  expected.subgroupSize = 32;
+  EXPECT_EQ(*some->find(Device::vulkan(0))->gpuLimits, expected);
+}
+
+TEST(TopologyFileLimits, Errors) {
+  struct Case {
+    std::string text;
+    const char *message;
+  } cases[] = {
+      {withLimits(R"({"subgroup_size": 12})"),
+       "$.devices[1].limits.subgroup_size: expected a power of two from 1 to "
+       "128, got 12"},
+      {withLimits(R"({"subgroup_size": 0})"),
+       "$.devices[1].limits.subgroup_size: expected a power of two from 1 to "
+       "128, got 0"},
+      {withLimits(R"({"subgroup_size": 256})"),
+       "$.devices[1].limits.subgroup_size: expected a power of two from 1 to "
+       "128, got 256"},
+      {withLimits(R"({"shared_memory_bytes": -1})"),
+       "$.devices[1].limits.shared_memory_bytes: expected an integer from 1 "
+       "to 1073741824, got -1"},
+      {withLimits(R"({"max_workgroup_invocations": 100000})"),
+       "$.devices[1].limits.max_workgroup_invocations: expected an integer "
+       "from 1 to 65536, got 100000"},
+      {withLimits(R"({"max_workgroup_size": [1, 2]})"),
+       "$.devices[1].limits.max_workgroup_size: expected three sizes [x, y, "
+       "z], got 2"},
+      {withLimits(R"({"max_workgroup_size": [64, 0, 1]})"),
+       "$.devices[1].limits.max_workgroup_size[1]: expected an integer from "
+       "1 to 65536, got 0"},
+      {withLimits(R"({"max_workgroup_size": 64})"),
+       "$.devices[1].limits.max_workgroup_size: expected an array, got 64"},
+      {withLimits(R"({"min_storage_buffer_offset_alignment": 24})"),
+       "$.devices[1].limits.min_storage_buffer_offset_alignment: expected a "
+       "power of two from 1 to 256, got 24"},
+      {withLimits(R"({"max_push_constants_bytes": 130})"),
+       "$.devices[1].limits.max_push_constants_bytes: expected an integer "
+       "from 1 to 65536, a multiple of 4, got 130"},
+      {withLimits(R"({"timestamp_period_ns": 0})"),
+       "$.devices[1].limits.timestamp_period_ns: expected a positive number "
+       "of ns up to 1e9, got 0"},
+      {withLimits(R"({"max_workgroup_invocations": 256,
+                      "max_workgroup_size": [1024, 1, 1]})"),
+       "$.devices[1].limits: expected consistent limits, got "
+       "max_workgroup_size[0] 1024 is more than max_workgroup_invocations "
+       "256"},
+      {withLimits(R"({"subgroupsize": 8})"),
+       "$.devices[1].limits.subgroupsize: unknown key (expected one of: "
+       "subgroup_size, shared_memory_bytes, max_workgroup_invocations, "
+       "max_workgroup_size, min_storage_buffer_offset_alignment, "
+       "max_push_constants_bytes, timestamp_period_ns)"},
+      {withLimits("[8]"),
+       "$.devices[1].limits: expected an object, got an array"},
+      {R"({"version": 1, "devices": [{"device": "cpu", "limits": {}}]})",
+       "$.devices[0].limits: the host 'cpu' has no GPU limits (only cuda:N "
+       "and vulkan:N devices have \"limits\")"},
+  };
+  for (const Case &c : cases)
+    EXPECT_EQ(parseError(c.text), std::string("t.json: error: ") + c.message)
+        << c.text;
+}
+
+TEST(TopologyFileLimits, RoundTripAndHash) {
+  Topology t = defaultTopology();
+  plan::DeviceInfo vk;
+  vk.device = Device::vulkan(0);
+  vk.cpuType = true;
+  t.devices.push_back(vk);
+  uint64_t without = t.contentHash();
+  std::string canonicalWithout = t.canonicalText();
+  EXPECT_EQ(canonicalWithout.find("limits"), std::string::npos);
+
+  plan::GpuLimits l;
+  l.subgroupSize = 8;
+  l.sharedMemoryBytes = 32768;
+  l.maxWorkgroupInvocations = 1024;
+  l.maxWorkgroupSize[0] = l.maxWorkgroupSize[1] = l.maxWorkgroupSize[2] = 1024;
+  l.minStorageBufferOffsetAlignment = 16;
+  l.maxPushConstantsBytes = 128;
+  l.timestampPeriodNs = 0.1;
+  t.devices[1].gpuLimits = l;
+  EXPECT_NE(t.contentHash(), without);
+  std::string text = printTopologyJSON(t);
+  EXPECT_NE(text.find("\"limits\": {"), std::string::npos) << text;
+  llvm::Expected<Topology> back = parseTopology(text, "printed.json");
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError()) << "\n" << text;
+  EXPECT_TRUE(topologiesEqual(*back, t)) << text;
+  EXPECT_EQ(back->contentHash(), t.contentHash());
+  EXPECT_EQ(printTopologyJSON(*back), text);
+
+  // Each limit is in the hash.
+  auto hashWith = [&](auto change) {
+    Topology u = t;
+    change(*u.devices[1].gpuLimits);
+    return u.contentHash();
+  };
+  uint64_t with = t.contentHash();
+  EXPECT_NE(hashWith([](plan::GpuLimits &g) { g.subgroupSize = 16; }), with);
+  EXPECT_NE(hashWith([](plan::GpuLimits &g) { g.sharedMemoryBytes = 1; }),
+            with);
+  EXPECT_NE(
+      hashWith([](plan::GpuLimits &g) { g.maxWorkgroupInvocations = 512; }),
+      with);
+  EXPECT_NE(hashWith([](plan::GpuLimits &g) { g.maxWorkgroupSize[2] = 64; }),
+            with);
+  EXPECT_NE(hashWith([](plan::GpuLimits &g) {
+              g.minStorageBufferOffsetAlignment = 256;
+            }),
+            with);
+  EXPECT_NE(hashWith([](plan::GpuLimits &g) { g.maxPushConstantsBytes = 256; }),
+            with);
+  EXPECT_NE(hashWith([](plan::GpuLimits &g) { g.timestampPeriodNs = 0.2; }),
+            with);
+  // Equality notices limits.
+  Topology u = t;
+  u.devices[1].gpuLimits->subgroupSize = 4;
+  EXPECT_FALSE(topologiesEqual(t, u));
+  u.devices[1].gpuLimits.reset();
+  EXPECT_FALSE(topologiesEqual(t, u));
+  // validate() rejects limits on the host.
+  u = t;
+  u.devices[0].gpuLimits = l;
+  EXPECT_EQ(u.validate(), "device 'cpu' has GPU limits; only GPU devices "
+                          "(cuda:N, vulkan:N) have them");
+}
+
+TEST(TopologyFileLimits, ValidateRules) {
+  plan::GpuLimits l;
+  EXPECT_EQ(plan::validateGpuLimits(l), "");
+  l.maxWorkgroupSize[0] = 8;
+  EXPECT_EQ(plan::validateGpuLimits(l),
+            "max_workgroup_size has an unknown (0) dimension; give all three "
+            "or none");
+  l = {};
+  l.minStorageBufferOffsetAlignment = 512;
+  EXPECT_EQ(plan::validateGpuLimits(l),
+            "min_storage_buffer_offset_alignment 512 is not a power of two up "
+            "to 256");
+  l = {};
+  l.timestampPeriodNs = -1;
+  EXPECT_NE(plan::validateGpuLimits(l), "");
+}
+
+// The lavapipe topology states the limits the probe reports for lavapipe.
+TEST(TopologyFileLimits, LavapipeFile) {
+  std::string dir = std::string(FUEL_SOURCE_DIR) + "/test/topologies/";
+  llvm::Expected<Topology> t = loadTopologyFile(dir + "cpu-lavapipe.json");
+  ASSERT_TRUE(bool(t)) << llvm::toString(t.takeError());
+  const plan::DeviceInfo *vk = t->find(Device::vulkan(0));
+  ASSERT_TRUE(vk && vk->gpuLimits);
+  EXPECT_EQ(vk->gpuLimits->subgroupSize, 8u);
+  EXPECT_EQ(vk->gpuLimits->sharedMemoryBytes, 32768u);
+  EXPECT_EQ(vk->gpuLimits->minStorageBufferOffsetAlignment, 16u);
+  EXPECT_EQ(vk->gpuLimits->maxPushConstantsBytes, 128u);
+  EXPECT_FALSE(t->find(Device::cpu())->gpuLimits);
 }
 
 //===----------------------------------------------------------------------===//

@@ -95,6 +95,27 @@ struct GpuLimits {
   }
 };
 
+/// The ranges a topology accepts for GpuLimits figures (docs/TOPOLOGY.md).
+/// 0 is "unknown" and always accepted here; the topology file, which states
+/// only what it knows, rejects an explicit 0.
+inline constexpr uint32_t kMaxSubgroupSize = 128;
+inline constexpr uint64_t kMaxSharedMemoryBytes = 1ull << 30;
+inline constexpr uint32_t kMaxWorkgroupInvocations = 1u << 16;
+inline constexpr uint64_t kMaxStorageBufferOffsetAlignment = 256;
+inline constexpr uint32_t kMaxPushConstantsBytes = 1u << 16;
+inline constexpr double kMaxTimestampPeriodNs = 1e9;
+
+/// Checks GPU limits: subgroup size a power of two up to 128; shared memory
+/// up to 1 GiB; workgroup invocations and each workgroup dimension up to
+/// 65536, each dimension no more than the invocations, the three
+/// dimensions all known or all unknown; the storage-buffer
+/// offset alignment a power of two up to 256 (Vulkan's bound); push
+/// constants a multiple of 4 up to 65536; the timestamp period positive,
+/// finite and at most 1 s. Zeros (unknown) pass. Returns an empty string
+/// when valid, otherwise what is wrong, naming the field by its topology
+/// file key ("subgroup_size").
+std::string validateGpuLimits(const GpuLimits &limits);
+
 /// Checks a CPU target's syntax: a non-empty CPU name of letters, digits,
 /// '-', '_' and '.'; features empty or a comma list of '+name' / '-name'
 /// (names of lower-case letters, digits, '-', '_' and '.'). Returns an empty
@@ -154,7 +175,8 @@ struct Topology {
   /// Checks the structural rules: exactly one cpu, no duplicate devices,
   /// links between known, distinct devices, no duplicate links, non-negative
   /// figures, positive bandwidths, power-of-two alignments, a CPU target
-  /// only on the host and of valid syntax. Returns an empty
+  /// only on the host and of valid syntax, GPU limits only on devices other
+  /// than the host and within validateGpuLimits' ranges. Returns an empty
   /// string when valid, otherwise a message naming the first problem.
   std::string validate() const;
 

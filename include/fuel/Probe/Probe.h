@@ -33,6 +33,65 @@ inline const char *kindName(Kind kind) {
   return ::fuel::stringifyDeviceKind(kind).data();
 }
 
+/// A memory heap of a Vulkan device.
+struct MemoryHeap {
+  uint64_t bytes = 0;
+  /// VK_MEMORY_HEAP_DEVICE_LOCAL_BIT.
+  bool deviceLocal = false;
+
+  friend bool operator==(const MemoryHeap &a, const MemoryHeap &b) {
+    return a.bytes == b.bytes && a.deviceLocal == b.deviceLocal;
+  }
+};
+
+/// What the Vulkan driver reports of a physical device beyond the common
+/// figures: its identity, memory and the limits code generation and the
+/// runtime read (docs/PROBE.md). 0 is "unknown" throughout.
+struct VulkanProperties {
+  /// VkPhysicalDeviceType: 0 other, 1 integrated GPU, 2 discrete GPU, 3
+  /// virtual GPU, 4 CPU.
+  uint32_t deviceType = 0;
+  /// VK_MAKE_API_VERSION-encoded Vulkan version; the driver's own encoding.
+  uint32_t apiVersion = 0;
+  uint32_t driverVersion = 0;
+  /// VkPhysicalDeviceIDProperties::deviceUUID (Vulkan 1.1); all zero when
+  /// unknown. The pipeline-cache key uses it.
+  uint8_t deviceUuid[16] = {};
+  /// The memory heaps in the driver's order.
+  std::vector<MemoryHeap> heaps;
+  /// True when the device's largest device-local heap has a host-visible
+  /// memory type: buffers need no staging copy.
+  bool unifiedMemory = false;
+  /// VkPhysicalDeviceSubgroupProperties::subgroupSize (Vulkan 1.1).
+  uint32_t subgroupSize = 0;
+  /// VkPhysicalDeviceLimits: maxComputeSharedMemorySize,
+  /// maxComputeWorkGroupInvocations, maxComputeWorkGroupSize,
+  /// minStorageBufferOffsetAlignment, maxPushConstantsSize.
+  uint64_t sharedMemoryBytes = 0;
+  uint32_t maxWorkgroupInvocations = 0;
+  uint32_t maxWorkgroupSize[3] = {0, 0, 0};
+  uint64_t minStorageBufferOffsetAlignment = 0;
+  uint32_t maxPushConstantsBytes = 0;
+  /// VkPhysicalDeviceLimits::timestampPeriod: nanoseconds per tick.
+  double timestampPeriodNs = 0;
+  /// True when a queue family with compute has timestampValidBits > 0.
+  bool computeTimestamps = false;
+
+  /// "other", "integrated-gpu", "discrete-gpu", "virtual-gpu", "cpu".
+  const char *deviceTypeName() const;
+  /// The UUID in the usual 8-4-4-4-12 lower-case hex spelling.
+  std::string uuidString() const;
+
+  friend bool operator==(const VulkanProperties &a, const VulkanProperties &b);
+};
+
+/// "1.3.230": a VK_MAKE_API_VERSION-encoded version.
+std::string formatVulkanVersion(uint32_t version);
+
+/// A driver version as its vendor encodes it: NVIDIA's (0x10de) 10.8.8.6
+/// bit fields ("550.54.0"), otherwise VK_MAKE_API_VERSION's, as Mesa uses.
+std::string formatDriverVersion(uint32_t vendorId, uint32_t version);
+
 /// One device found on this machine. Figures that could not be determined are
 /// 0; they are estimates from the driver's or the OS's description of the
 /// device, never measurements.
@@ -77,6 +136,8 @@ struct ProbedDevice {
   int computeMajor = 0, computeMinor = 0;
   /// PCI vendor and device ids when known (cuda, vulkan); 0 otherwise.
   uint32_t vendorId = 0, deviceId = 0;
+  /// Vulkan devices only: the driver's further description.
+  VulkanProperties vulkan;
 
   /// Returns the device's identity; the host is `cpu` whatever `ordinal`
   /// says.
@@ -88,6 +149,9 @@ struct ProbedDevice {
   std::string label() const { return device().str(); }
   /// Returns a one-line human-readable description of the device.
   std::string describe() const;
+  /// Returns further lines for a Vulkan device (identity and memory, then
+  /// the limits), none for other kinds; fuel-probe prints them indented.
+  std::vector<std::string> describeDetails() const;
 
   friend bool operator==(const ProbedDevice &a, const ProbedDevice &b);
   friend bool operator!=(const ProbedDevice &a, const ProbedDevice &b) {

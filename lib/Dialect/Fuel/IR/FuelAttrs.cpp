@@ -15,6 +15,7 @@
 #include "fuel/Planner/SizeClass.h"
 
 #include "fuel/Dialect/Fuel/IR/CpuTarget.h"
+#include "fuel/Dialect/Fuel/IR/GpuLimits.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -969,12 +970,11 @@ static bool isFigure(FloatAttr f) {
   return v >= 0 && std::isfinite(v);
 }
 
-LogicalResult
-DeviceInfoAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                       DeviceAttr device, StringRef name, bool cpuType,
-                       DictionaryAttr peak, FloatAttr bytesPerNs,
-                       int64_t dispatchNs, int64_t memory, int64_t alignment,
-                       StringRef cpuTarget, StringRef cpuFeatures) {
+LogicalResult DeviceInfoAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, DeviceAttr device,
+    StringRef name, bool cpuType, DictionaryAttr peak, FloatAttr bytesPerNs,
+    int64_t dispatchNs, int64_t memory, int64_t alignment, StringRef cpuTarget,
+    StringRef cpuFeatures, GpuLimitsAttr limits) {
   if (!device || !peak)
     return emitError() << "device_info needs a device and a peak dictionary";
   for (NamedAttribute entry : peak) {
@@ -1010,7 +1010,174 @@ DeviceInfoAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (!problem.empty())
       return emitError() << "invalid cpu_target of device 'cpu': " << problem;
   }
+  if (limits && toPlan(device).isHost())
+    return emitError() << "device 'cpu' has limits; only GPU devices "
+                          "(cuda:N, vulkan:N) have them";
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GpuLimitsAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult GpuLimitsAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, int64_t subgroupSize,
+    int64_t sharedMemoryBytes, int64_t maxWorkgroupInvocations,
+    ArrayRef<int64_t> maxWorkgroupSize, int64_t minStorageBufferOffsetAlignment,
+    int64_t maxPushConstantsBytes, llvm::APFloat timestampPeriod) {
+  if (&timestampPeriod.getSemantics() != &llvm::APFloat::IEEEdouble())
+    return emitError() << "gpu_limits timestamp_period_ns must be an f64";
+  double timestampPeriodNs = timestampPeriod.convertToDouble();
+  if (maxWorkgroupSize.size() != 3)
+    return emitError() << "gpu_limits max_workgroup_size needs three sizes "
+                          "[x, y, z], got "
+                       << maxWorkgroupSize.size();
+  auto checkRange = [&](StringRef key, int64_t v,
+                        uint64_t max) -> LogicalResult {
+    if (v < 0 || uint64_t(v) > max)
+      return emitError() << "gpu_limits " << key << " " << v
+                         << " is out of range [0, " << max << "]";
+    return success();
+  };
+  if (failed(checkRange("subgroup_size", subgroupSize,
+                        ::fuel::plan::kMaxSubgroupSize)) ||
+      failed(checkRange("shared_memory_bytes", sharedMemoryBytes,
+                        ::fuel::plan::kMaxSharedMemoryBytes)) ||
+      failed(checkRange("max_workgroup_invocations", maxWorkgroupInvocations,
+                        ::fuel::plan::kMaxWorkgroupInvocations)) ||
+      failed(checkRange("min_storage_buffer_offset_alignment",
+                        minStorageBufferOffsetAlignment,
+                        ::fuel::plan::kMaxStorageBufferOffsetAlignment)) ||
+      failed(checkRange("max_push_constants_bytes", maxPushConstantsBytes,
+                        ::fuel::plan::kMaxPushConstantsBytes)))
+    return failure();
+  for (int64_t size : maxWorkgroupSize)
+    if (failed(checkRange("max_workgroup_size", size,
+                          ::fuel::plan::kMaxWorkgroupInvocations)))
+      return failure();
+  ::fuel::plan::GpuLimits l;
+  l.subgroupSize = uint32_t(subgroupSize);
+  l.sharedMemoryBytes = uint64_t(sharedMemoryBytes);
+  l.maxWorkgroupInvocations = uint32_t(maxWorkgroupInvocations);
+  for (int i = 0; i < 3; ++i)
+    l.maxWorkgroupSize[i] = uint32_t(maxWorkgroupSize[i]);
+  l.minStorageBufferOffsetAlignment = uint64_t(minStorageBufferOffsetAlignment);
+  l.maxPushConstantsBytes = uint32_t(maxPushConstantsBytes);
+  l.timestampPeriodNs = timestampPeriodNs;
+  std::string problem = ::fuel::plan::validateGpuLimits(l);
+  if (!problem.empty())
+    return emitError() << "invalid gpu_limits: " << problem;
+  return success();
+}
+
+::fuel::plan::GpuLimits GpuLimitsAttr::toPlan() const {
+  ::fuel::plan::GpuLimits l;
+  l.subgroupSize = uint32_t(getSubgroupSize());
+  l.sharedMemoryBytes = uint64_t(getSharedMemoryBytes());
+  l.maxWorkgroupInvocations = uint32_t(getMaxWorkgroupInvocations());
+  ArrayRef<int64_t> sizes = getMaxWorkgroupSize();
+  for (size_t i = 0; i < 3 && i < sizes.size(); ++i)
+    l.maxWorkgroupSize[i] = uint32_t(sizes[i]);
+  l.minStorageBufferOffsetAlignment =
+      uint64_t(getMinStorageBufferOffsetAlignment());
+  l.maxPushConstantsBytes = uint32_t(getMaxPushConstantsBytes());
+  l.timestampPeriodNs = getTimestampPeriodNs().convertToDouble();
+  return l;
+}
+
+GpuLimitsAttr GpuLimitsAttr::fromPlan(MLIRContext *ctx,
+                                      const ::fuel::plan::GpuLimits &l) {
+  int64_t sizes[3] = {l.maxWorkgroupSize[0], l.maxWorkgroupSize[1],
+                      l.maxWorkgroupSize[2]};
+  return get(ctx, l.subgroupSize, int64_t(l.sharedMemoryBytes),
+             l.maxWorkgroupInvocations, sizes,
+             int64_t(l.minStorageBufferOffsetAlignment),
+             l.maxPushConstantsBytes, llvm::APFloat(l.timestampPeriodNs));
+}
+
+static constexpr StringLiteral kGpuLimitsKeys[] = {
+    "subgroup_size",
+    "shared_memory_bytes",
+    "max_workgroup_invocations",
+    "max_workgroup_size",
+    "min_storage_buffer_offset_alignment",
+    "max_push_constants_bytes",
+    "timestamp_period_ns"};
+
+Attribute GpuLimitsAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  int64_t subgroup = 0, shared = 0, invocations = 0, alignment = 0, push = 0;
+  SmallVector<int64_t, 3> sizes = {0, 0, 0};
+  double period = 0;
+  SmallVector<StringRef> keys(std::begin(kGpuLimitsKeys),
+                              std::end(kGpuLimitsKeys));
+  FieldListParser fields(parser, "gpu_limits", keys);
+  if (parser.parseLess())
+    return {};
+  if (failed(parser.parseOptionalGreater())) {
+    if (fields.parse([&](StringRef key) -> ParseResult {
+          if (key == "subgroup_size")
+            return parseEqInt(parser, subgroup);
+          if (key == "shared_memory_bytes")
+            return parseEqInt(parser, shared);
+          if (key == "max_workgroup_invocations")
+            return parseEqInt(parser, invocations);
+          if (key == "min_storage_buffer_offset_alignment")
+            return parseEqInt(parser, alignment);
+          if (key == "max_push_constants_bytes")
+            return parseEqInt(parser, push);
+          if (parser.parseEqual())
+            return failure();
+          if (key == "timestamp_period_ns")
+            return parser.parseFloat(period);
+          sizes.clear();
+          return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                                [&]() -> ParseResult {
+                                                  int64_t v;
+                                                  if (parser.parseInteger(v))
+                                                    return failure();
+                                                  sizes.push_back(v);
+                                                  return success();
+                                                });
+        }) ||
+        parser.parseGreater())
+      return {};
+  }
+  return GpuLimitsAttr::getChecked(
+      [&] { return parser.emitError(loc); }, parser.getContext(), subgroup,
+      shared, invocations, sizes, alignment, push, llvm::APFloat(period));
+}
+
+void GpuLimitsAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  bool first = true;
+  auto field = [&](StringRef key) -> AsmPrinter & {
+    printer << (first ? "" : ", ") << key << " = ";
+    first = false;
+    return printer;
+  };
+  // Unknown (0) figures are left out.
+  if (getSubgroupSize())
+    field("subgroup_size") << getSubgroupSize();
+  if (getSharedMemoryBytes())
+    field("shared_memory_bytes") << getSharedMemoryBytes();
+  if (getMaxWorkgroupInvocations())
+    field("max_workgroup_invocations") << getMaxWorkgroupInvocations();
+  if (llvm::any_of(getMaxWorkgroupSize(), [](int64_t v) { return v != 0; })) {
+    field("max_workgroup_size") << '[';
+    llvm::interleaveComma(getMaxWorkgroupSize(), printer);
+    printer << ']';
+  }
+  if (getMinStorageBufferOffsetAlignment())
+    field("min_storage_buffer_offset_alignment")
+        << getMinStorageBufferOffsetAlignment();
+  if (getMaxPushConstantsBytes())
+    field("max_push_constants_bytes") << getMaxPushConstantsBytes();
+  if (!getTimestampPeriodNs().isZero()) {
+    field("timestamp_period_ns");
+    printer.printFloat(getTimestampPeriodNs());
+  }
+  printer << '>';
 }
 
 LogicalResult LinkAttr::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -1041,7 +1208,8 @@ Attribute DeviceInfoAttr::parse(AsmParser &parser, Type) {
   FieldListParser fields(parser, "device_info",
                          {"name", "cpu_type", "peak", "bytes_per_ns",
                           "dispatch_ns", "memory", "alignment", "cpu_target",
-                          "cpu_features"});
+                          "cpu_features", "limits"});
+  GpuLimitsAttr limits;
   if (parser.parseLess())
     return {};
   FailureOr<DeviceAttr> device = DeviceAttr::parseBare(parser);
@@ -1065,6 +1233,11 @@ Attribute DeviceInfoAttr::parse(AsmParser &parser, Type) {
           return parser.parseString(&cpuTarget);
         if (key == "cpu_features")
           return parser.parseString(&cpuFeatures);
+        if (key == "limits") {
+          limits = dyn_cast_or_null<GpuLimitsAttr>(
+              GpuLimitsAttr::parse(parser, Type()));
+          return failure(!limits);
+        }
         if (key == "peak")
           return parser.parseAttribute(peak);
         double v;
@@ -1075,9 +1248,10 @@ Attribute DeviceInfoAttr::parse(AsmParser &parser, Type) {
       }) ||
       parser.parseGreater())
     return {};
-  return DeviceInfoAttr::getChecked(
-      [&] { return parser.emitError(loc); }, ctx, *device, name, cpuType, peak,
-      bytesPerNs, dispatchNs, memory, alignment, cpuTarget, cpuFeatures);
+  return DeviceInfoAttr::getChecked([&] { return parser.emitError(loc); }, ctx,
+                                    *device, name, cpuType, peak, bytesPerNs,
+                                    dispatchNs, memory, alignment, cpuTarget,
+                                    cpuFeatures, limits);
 }
 
 void DeviceInfoAttr::print(AsmPrinter &printer) const {
@@ -1110,6 +1284,10 @@ void DeviceInfoAttr::print(AsmPrinter &printer) const {
   if (!getCpuFeatures().empty()) {
     printer << ", cpu_features = ";
     printer.printString(getCpuFeatures());
+  }
+  if (GpuLimitsAttr limits = getLimits()) {
+    printer << ", limits = ";
+    limits.print(printer);
   }
   printer << '>';
 }
@@ -1185,6 +1363,8 @@ buildPlanTopology(ArrayRef<DeviceInfoAttr> devices, ArrayRef<LinkAttr> links) {
     if (!info.getCpuTarget().empty())
       d.cpuTarget = ::fuel::plan::CpuTarget{info.getCpuTarget().str(),
                                             info.getCpuFeatures().str()};
+    if (GpuLimitsAttr limits = info.getLimits())
+      d.gpuLimits = limits.toPlan();
     topology.devices.push_back(std::move(d));
   }
   for (LinkAttr link : links) {
@@ -1215,11 +1395,11 @@ LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // Each record is checked by its own verifier (records built with the
   // unchecked `get` are re-checked here); the whole by the planner's rules.
   for (DeviceInfoAttr d : devices)
-    if (!d ||
-        failed(DeviceInfoAttr::verify(
-            emitError, d.getDevice(), d.getName(), d.getCpuType(), d.getPeak(),
-            d.getBytesPerNs(), d.getDispatchNs(), d.getMemory(),
-            d.getAlignment(), d.getCpuTarget(), d.getCpuFeatures())))
+    if (!d || failed(DeviceInfoAttr::verify(
+                  emitError, d.getDevice(), d.getName(), d.getCpuType(),
+                  d.getPeak(), d.getBytesPerNs(), d.getDispatchNs(),
+                  d.getMemory(), d.getAlignment(), d.getCpuTarget(),
+                  d.getCpuFeatures(), d.getLimits())))
       return d ? failure() : emitError() << "topology device is null";
   for (LinkAttr l : links)
     if (!l || failed(LinkAttr::verify(emitError, l.getFrom(), l.getTo(),
@@ -1251,6 +1431,19 @@ mlir::fuel::getCpuTarget(ModuleOp module) {
   return std::nullopt;
 }
 
+std::optional<::fuel::plan::GpuLimits>
+mlir::fuel::getGpuLimits(ModuleOp module, const ::fuel::Device &device) {
+  auto topology =
+      module->getAttrOfType<TopologyAttr>(FuelDialect::kTopologyAttrName);
+  if (!topology)
+    return std::nullopt;
+  for (DeviceInfoAttr info : topology.getDevices())
+    if (toPlan(info.getDevice()) == device)
+      if (GpuLimitsAttr limits = info.getLimits())
+        return limits.toPlan();
+  return std::nullopt;
+}
+
 ::fuel::plan::Topology TopologyAttr::toPlan() const {
   return buildPlanTopology(getDevices(), getLinks());
 }
@@ -1270,7 +1463,9 @@ TopologyAttr TopologyAttr::fromPlan(MLIRContext *ctx,
         d.bytesPerNs ? getF64(ctx, *d.bytesPerNs) : FloatAttr(),
         d.dispatchOverheadNs, int64_t(d.memoryBytes), int64_t(d.alignment),
         d.cpuTarget ? StringRef(d.cpuTarget->cpu) : StringRef(),
-        d.cpuTarget ? StringRef(d.cpuTarget->features) : StringRef()));
+        d.cpuTarget ? StringRef(d.cpuTarget->features) : StringRef(),
+        d.gpuLimits ? GpuLimitsAttr::fromPlan(ctx, *d.gpuLimits)
+                    : GpuLimitsAttr()));
   }
   SmallVector<LinkAttr> links;
   for (const ::fuel::plan::Link &l : topology.links) {

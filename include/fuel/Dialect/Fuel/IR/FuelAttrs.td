@@ -282,6 +282,44 @@ def Fuel_AlternativeSetAttr : Fuel_Attr<"AlternativeSet", "alternatives"> {
 // Topology
 //===----------------------------------------------------------------------===//
 
+def Fuel_GpuLimitsAttr : Fuel_Attr<"GpuLimits", "gpu_limits"> {
+  let summary = "The limits code generation reads of a GPU device";
+  let description = [{
+    The `limits` of a GPU device (`cuda:N`, `vulkan:N`) in a topology
+    (docs/TOPOLOGY.md): what its kernels' tiles, workgroups and reductions
+    are sized from, and the alignment of the buffer ranges a dispatch binds.
+
+    ```mlir
+    #fuel.gpu_limits<subgroup_size = 8, shared_memory_bytes = 32768,
+      max_workgroup_invocations = 1024, max_workgroup_size = [1024, 1024, 1024],
+      min_storage_buffer_offset_alignment = 16, max_push_constants_bytes = 128,
+      timestamp_period_ns = 1.0>
+    ```
+    Every field is optional; an absent field (printed as nothing) is 0,
+    unknown. Present figures follow the topology file's ranges: the subgroup
+    size and the offset alignment are powers of two, a workgroup dimension
+    is within the invocations, push constants are a multiple of 4.
+  }];
+  let parameters = (ins
+    "int64_t":$subgroup_size,
+    "int64_t":$shared_memory_bytes,
+    "int64_t":$max_workgroup_invocations,
+    ArrayRefParameter<"int64_t", "x, y, z (all 0 when unknown)">:$max_workgroup_size,
+    "int64_t":$min_storage_buffer_offset_alignment,
+    "int64_t":$max_push_constants_bytes,
+    APFloatParameter<"nanoseconds per timestamp tick (f64)">:$timestamp_period_ns
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Converts to the planner's plain struct.
+    ::fuel::plan::GpuLimits toPlan() const;
+    /// Builds the attribute from the planner's struct.
+    static GpuLimitsAttr fromPlan(::mlir::MLIRContext *ctx,
+                                  const ::fuel::plan::GpuLimits &limits);
+  }];
+}
+
 def Fuel_DeviceInfoAttr : Fuel_Attr<"DeviceInfo", "device_info"> {
   let summary = "A device of a topology and its capabilities";
   let description = [{
@@ -305,6 +343,15 @@ def Fuel_DeviceInfoAttr : Fuel_Attr<"DeviceInfo", "device_info"> {
       memory = 17179869184, alignment = 64, cpu_target = "znver3",
       cpu_features = "+avx2,+fma">
     ```
+
+    On GPU devices only, `limits = <...>` holds the device's
+    `#fuel.gpu_limits` (docs/TOPOLOGY.md):
+
+    ```mlir
+    #fuel.device_info<vulkan:0, cpu_type, peak = {f32 = 8.0e+00},
+      dispatch_ns = 20000, memory = 2147483648, alignment = 64,
+      limits = <subgroup_size = 8, shared_memory_bytes = 32768>>
+    ```
   }];
   let parameters = (ins
     "::mlir::fuel::DeviceAttr":$device,
@@ -316,7 +363,8 @@ def Fuel_DeviceInfoAttr : Fuel_Attr<"DeviceInfo", "device_info"> {
     "int64_t":$memory,
     "int64_t":$alignment,
     StringRefParameter<"LLVM CPU name of the code-generation target", "\"\"">:$cpu_target,
-    StringRefParameter<"LLVM target features", "\"\"">:$cpu_features
+    StringRefParameter<"LLVM target features", "\"\"">:$cpu_features,
+    OptionalParameter<"::mlir::fuel::GpuLimitsAttr">:$limits
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
