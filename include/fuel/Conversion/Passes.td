@@ -103,8 +103,9 @@ def ConvertFuelToSPIRVPass : Pass<"convert-fuel-to-spirv", "mlir::ModuleOp"> {
     device's `minStorageBufferOffsetAlignment`, in elements, which
     fuel-serialize-executable writes into each dispatch. Every entry point
     of the module shares one push-constant block of as many words as the
-    kernel with the most bindings has (at most `max-push-constants-bytes`;
-    more is an error at the module).
+    kernel with the most bindings has (at most the device's
+    `max_push_constants_bytes` in the module's topology, else
+    `max-push-constants-bytes`; more is an error at the module).
 
     Known limits: one output element per invocation, its reductions
     sequential (the fast schedules tile through shared memory).

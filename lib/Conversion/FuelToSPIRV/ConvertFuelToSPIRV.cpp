@@ -11,6 +11,7 @@
 #include "fuel/Conversion/Passes.h"
 
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
+#include "fuel/Dialect/Fuel/IR/GpuLimits.h"
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
 #include "fuel/Dialect/Fuel/Transforms/VulkanKernels.h"
 
@@ -397,12 +398,19 @@ struct ConvertFuelToSPIRVPass
     unsigned pushCount = 1;
     for (func::FuncOp kernel : funcs)
       pushCount = std::max(pushCount, kernel.getNumArguments());
-    if (pushCount * 4 > maxPushConstantsBytes)
+    // The device's push-constant bytes where the topology states them,
+    // else the option.
+    unsigned pushBytes = maxPushConstantsBytes;
+    if (std::optional<::fuel::plan::GpuLimits> limits =
+            getGpuLimits(getOperation(), toPlan(exe.getDevice())))
+      if (limits->maxPushConstantsBytes)
+        pushBytes = limits->maxPushConstantsBytes;
+    if (pushCount * 4 > pushBytes)
       return kernels.emitError()
              << "a vulkan kernel of @" << exe.getSymName() << " has "
              << pushCount << " bindings: their element offsets need "
              << pushCount * 4 << " bytes of push constants, more than the "
-             << static_cast<unsigned>(maxPushConstantsBytes) << " allowed";
+             << pushBytes << " allowed";
     for (func::FuncOp kernel : funcs)
       if (failed(buildGpuFunc(kernel, gpuModule, pushCount)))
         return failure();

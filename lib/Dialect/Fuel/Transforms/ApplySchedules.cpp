@@ -12,6 +12,7 @@
 #include "fuel/Dialect/Fuel/Transforms/Passes.h"
 
 #include "fuel/Conversion/FuelToLLVM/CpuObject.h"
+#include "fuel/Dialect/Fuel/IR/GpuLimits.h"
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
 #include "fuel/Dialect/Fuel/Transforms/PackMatmul.h"
 #include "fuel/Dialect/Fuel/Transforms/VulkanKernels.h"
@@ -632,17 +633,21 @@ struct ApplySchedulesPass
           return signalPassFailure();
       }
     }
-    // Vulkan kernels: the schedules' @vulkan sequences. The limits come from
-    // the topology once it records them; until then the conservative
-    // defaults of VulkanKernels.h.
-    uint32_t workgroupSize = vulkanWorkgroupSize(nullptr);
-    for (ModuleOp kernels : getVulkanKernelModules(root))
+    // Vulkan kernels: the schedules' @vulkan sequences, the workgroup size
+    // from the device's limits in the module's topology (getGpuLimits; the
+    // defaults of VulkanKernels.h for what it does not state).
+    for (ModuleOp kernels : getVulkanKernelModules(root)) {
+      auto exe = kernels->getParentOfType<ExecutableOp>();
+      std::optional<::fuel::plan::GpuLimits> limits =
+          getGpuLimits(root, toPlan(exe.getDevice()));
+      uint32_t workgroupSize = vulkanWorkgroupSize(limits ? &*limits : nullptr);
       for (func::FuncOp kernel : getKernelFuncs(kernels)) {
         if (!kernel->hasAttr(kernel_attr::kSchedule))
           continue;
         if (failed(applyOne(kernel, "vulkan", workgroupSize)))
           return signalPassFailure();
       }
+    }
   }
 
   /// The schedules parsed in this run, by path.

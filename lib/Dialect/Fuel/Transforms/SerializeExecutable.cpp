@@ -12,6 +12,7 @@
 #include "fuel/Dialect/Fuel/Transforms/SerializeExecutable.h"
 #include "fuel/Conversion/FuelToLLVM/CpuObject.h"
 #include "fuel/Dialect/Fuel/IR/FuelProgram.h"
+#include "fuel/Dialect/Fuel/IR/GpuLimits.h"
 #include "fuel/Dialect/Fuel/Transforms/Passes.h"
 #include "fuel/Dialect/Fuel/Transforms/PlanExport.h"
 #include "fuel/Dialect/Fuel/Transforms/VulkanKernels.h"
@@ -149,7 +150,7 @@ struct Serializer {
   LogicalResult buffers();
   LogicalResult commands();
   FailureOr<rt::BindingRange> binding(Operation *at, Value v);
-  LogicalResult alignVulkanBinding(Operation *at, Value v,
+  LogicalResult alignVulkanBinding(Operation *at, ExecutableOp exe, Value v,
                                    rt::BindingRange &range, rt::Dispatch &d);
 };
 
@@ -376,10 +377,15 @@ FailureOr<rt::BindingRange> Serializer::binding(Operation *at, Value v) {
 /// A vulkan binding's offset rounded down to the storage-buffer offset
 /// alignment, the remainder pushed as the binding's element offset (push
 /// constant i for binding i; docs/LOWERING.md, "Binding offsets").
-LogicalResult Serializer::alignVulkanBinding(Operation *at, Value v,
-                                             rt::BindingRange &range,
+LogicalResult Serializer::alignVulkanBinding(Operation *at, ExecutableOp exe,
+                                             Value v, rt::BindingRange &range,
                                              rt::Dispatch &d) {
+  // 64 bytes, or the device's alignment where the topology states a larger
+  // one (getGpuLimits).
   uint64_t align = kVulkanDefaultStorageBufferOffsetAlignment;
+  if (std::optional<::fuel::plan::GpuLimits> limits =
+          getGpuLimits(module, toPlan(exe.getDevice())))
+    align = std::max<uint64_t>(align, limits->minStorageBufferOffsetAlignment);
   const rt::BufferSpec &spec = writer.program().buffers[range.buffer];
   uint64_t base = spec.kind == rt::BufferKind::Arena ? spec.offset : 0;
   uint64_t remainder = (base + range.offset) % align;
@@ -415,7 +421,7 @@ LogicalResult Serializer::commands() {
         FailureOr<rt::BindingRange> b = binding(launch, v);
         if (failed(b))
           return failure();
-        if (vulkan && failed(alignVulkanBinding(launch, v, *b, d)))
+        if (vulkan && failed(alignVulkanBinding(launch, exe, v, *b, d)))
           return failure();
         d.bindings.push_back(*b);
       }
