@@ -62,7 +62,8 @@ set_target_properties(fuel-run PROPERTIES INSTALL_RPATH "\$ORIGIN/../lib")
 if(FUEL_BUILD_COMPILER)
   # Fuel::Passes: the planning and the lowering passes together.
   add_library(FuelPasses INTERFACE)
-  target_link_libraries(FuelPasses INTERFACE MLIRFuelTransforms MLIRFuelToLLVM)
+  target_link_libraries(FuelPasses INTERFACE MLIRFuelTransforms MLIRFuelToSPIRV
+    MLIRFuelToLLVM)
 
   # <target> <export name>, lowest layer first.
   set(FUEL_EXPORTED_COMPILER_TARGETS
@@ -74,6 +75,7 @@ if(FUEL_BUILD_COMPILER)
     MLIRFuelDialect Dialect
     MLIRFuelCpuTarget CpuTarget
     MLIRFuelTransforms Transforms
+    MLIRFuelToSPIRV ToSPIRV
     MLIRFuelToLLVM ToLLVM
     FuelPasses Passes
     FuelCompiler Compiler

@@ -54,3 +54,59 @@ try:
                 break
 except OSError:
     pass
+
+# SPIR-V tools (Debian spirv-tools, scripts/install-deps.sh): the tests of
+# the Vulkan kernels validate every SPIR-V module they make with spirv-val
+# (`REQUIRES: spirv-tools`). Without them those tests skip with this note,
+# except under CI=true, where a missing package is an error.
+import shutil
+
+_spirv_val = shutil.which("spirv-val")
+if _spirv_val:
+    config.available_features.add("spirv-tools")
+    config.substitutions.append(("%spirv-val", _spirv_val))
+elif os.environ.get("CI") == "true":
+    lit_config.fatal(
+        "spirv-val not found (install spirv-tools: scripts/install-deps.sh); "
+        "CI=true requires the SPIR-V validation tests to run"
+    )
+else:
+    lit_config.note(
+        "spirv-val not found (spirv-tools): the SPIR-V validation tests "
+        "(REQUIRES: spirv-tools) will skip"
+    )
+
+# A Vulkan device (Mesa lavapipe on CI, scripts/install-deps.sh): the tests
+# that run SPIR-V kernels (`REQUIRES: vulkan`, test/Integration/vulkan/)
+# need one. Without one they skip with this note, except under CI=true,
+# where its absence is an error.
+import subprocess
+
+
+def _vulkan_device():
+    """The first Vulkan device's name, or why there is none."""
+    try:
+        result = subprocess.run(
+            ["vulkaninfo", "--summary"], capture_output=True, text=True, timeout=60
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return None, f"vulkaninfo could not run ({error})"
+    for line in result.stdout.splitlines():
+        if "deviceName" in line and "=" in line:
+            return line.split("=", 1)[1].strip(), None
+    return None, f"vulkaninfo --summary lists no device (exit {result.returncode})"
+
+
+_vulkan_name, _vulkan_why = _vulkan_device()
+if _vulkan_name:
+    config.available_features.add("vulkan")
+elif os.environ.get("CI") == "true":
+    lit_config.fatal(
+        f"no Vulkan device: {_vulkan_why}; CI=true requires the Vulkan tests "
+        "to run (mesa-vulkan-drivers and vulkan-tools: scripts/install-deps.sh)"
+    )
+else:
+    lit_config.note(
+        f"no Vulkan device ({_vulkan_why}): the Vulkan tests (REQUIRES: vulkan) "
+        "will skip"
+    )

@@ -73,7 +73,8 @@ typedef enum fuelCompileStage {
   fuelCompileStageKernels = 3,    /* after fuel-apply-schedules */
   fuelCompileStageBufferized = 4, /* after fuel-bufferize-kernels */
   fuelCompileStageHost = 5,       /* after fuel-plan-buffers */
-  fuelCompileStageLlvm = 6        /* after convert-fuel-to-llvm */
+  fuelCompileStageLlvm = 6,       /* after convert-fuel-to-llvm */
+  fuelCompileStageSpirv = 7       /* after convert-fuel-to-spirv */
 } fuelCompileStage;
 
 /* Severity of a diagnostic passed to a fuelDiagnosticHandler. */

@@ -109,6 +109,9 @@ LogicalResult toCompileOptions(const fuelCompileOptions *options,
   case fuelCompileStageLlvm:
     stage = fc::CompileStage::Llvm;
     break;
+  case fuelCompileStageSpirv:
+    stage = fc::CompileStage::Spirv;
+    break;
   default:
     message = "fuelCompileOptions.stage " +
               std::to_string(static_cast<int>(options->stage)) +

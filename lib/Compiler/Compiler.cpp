@@ -162,9 +162,10 @@ constexpr StageName kStageNames[] = {
     {CompileStage::Bufferized, "bufferized"},
     {CompileStage::Host, "host"},
     {CompileStage::Llvm, "llvm"},
+    {CompileStage::Spirv, "spirv"},
 };
 // The stages after Planned are fuel-lower's passes, one each, in order.
-static_assert(static_cast<unsigned>(CompileStage::Llvm) == kNumLowerSteps);
+static_assert(static_cast<unsigned>(CompileStage::Spirv) == kNumLowerSteps);
 } // namespace
 
 StringRef mlir::fuel::stringifyCompileStage(CompileStage stage) {
@@ -348,7 +349,7 @@ FailureOr<std::vector<uint8_t>> mlir::fuel::serialize(ModuleOp module,
 FailureOr<std::vector<uint8_t>>
 mlir::fuel::compile(ModuleOp module, const CompileOptions &options) {
   std::vector<uint8_t> bytes;
-  if (failed(run(module, options, CompileStage::Llvm, &bytes)))
+  if (failed(run(module, options, CompileStage::Spirv, &bytes)))
     return failure();
   return bytes;
 }

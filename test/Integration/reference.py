@@ -181,6 +181,8 @@ REFERENCES = {
     "transpose": lambda x, perm: _one(_f64(x)[0].transpose(perm)),
     # Elementwise: out = max(a + b, 0) with b broadcast along rows.
     "bias_relu": lambda a, b: _one(relu(_f64(a)[0] + _f64(b)[0])),
+    "bias_relu_mm": lambda a, b, c: _one(relu(matmul(a, b)[0] + _f64(c)[0])),
+    "relu": lambda a: _one(relu(_f64(a)[0])),
     "exp_mul": lambda a, b: _one(np.exp(_f64(a)[0]) * _f64(b)[0]),
     "exp": lambda a: _one(np.exp(_f64(a)[0])),
     "gelu_tanh": lambda x: _one(gelu_tanh(x)),

@@ -16,6 +16,9 @@ computed in float64 from the same inputs) compared elementwise as
 relative error of each output and exits 1 with a message naming the output
 and the worst element on a mismatch.
 
+--expect-backend BACKEND requires every dispatch of a plan node to run a
+kernel of BACKEND (`vulkan` for nodes pinned to vulkan:0).
+
 --same-with-threads N runs again with --threads=N and requires
 bit-identical outputs. --check-winners also exports the plan and checks
 that every dispatch that belongs to a plan node runs that node's winner
@@ -201,6 +204,22 @@ def check_winners(plan_path, dispatches):
     print(f"winners: {len(seen)} nodes, every dispatch runs its node's winner")
 
 
+def check_backend(backend, dispatches):
+    """Every dispatch of a plan node runs a kernel of `backend`, and there
+    is at least one."""
+    nodes = [d for d in dispatches if d["node"] >= 0]
+    if not nodes:
+        raise HarnessError("the executable dispatches no plan node")
+    wrong = [d for d in nodes if not d["kernel"].startswith(backend + ".")]
+    if wrong:
+        raise HarnessError(
+            f"dispatches not on {backend}:\n" + "\n".join(
+                f"  command {d['command']} (node {d['node']}) runs "
+                f"{d['kernel']}" for d in wrong))
+    print(f"backend: {len(nodes)} node dispatches, every one a {backend} "
+          "kernel")
+
+
 def parse_params(items):
     params = {}
     for item in items:
@@ -271,6 +290,11 @@ def main():
     parser.add_argument("--threads", type=int, default=0,
                         help="fuel-run --threads (0: its default)")
     parser.add_argument("--check-winners", action="store_true")
+    parser.add_argument("--expect-backend", metavar="BACKEND",
+                        help="require every dispatch of a plan node to run "
+                             "a kernel of BACKEND (its id starts with "
+                             "'BACKEND.'), e.g. vulkan for nodes pinned to "
+                             "vulkan:0")
     parser.add_argument("--same-with-threads", type=int, default=0,
                         metavar="N",
                         help="also run with --threads=N and require "
@@ -323,6 +347,8 @@ def main():
         run([tool("fuel-run"), exe, "--dump"], "fuel-run --dump"))
     if args.check_winners:
         check_winners(plan_path, dispatches)
+    if args.expect_backend:
+        check_backend(args.expect_backend, dispatches)
 
     rng = np.random.default_rng(args.seed)
     arrays = []

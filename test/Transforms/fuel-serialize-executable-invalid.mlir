@@ -28,6 +28,7 @@ fuel.program @f {
 
 fuel.executable @vk on vulkan:0 {
   builtin.module {
+    // expected-error @+1 {{'func.func' op is not lowered to SPIR-V yet: run convert-fuel-to-spirv first}}
     func.func @k(%a: memref<4xf32>, %b: memref<4xf32>) {
       return
     }
@@ -37,8 +38,24 @@ fuel.program @f {
   fuel.arena vulkan:0 size 64 align 64
   %x = fuel.buffer input 0 "x" : tensor<4xf32> on vulkan:0
   %t = fuel.buffer arena offset 0 : tensor<4xf32> on vulkan:0
-  // expected-error @+1 {{'fuel.launch' op launches a kernel of vulkan:0, and only cpu executables are serialized}}
   fuel.launch @vk::@k (%x) -> (%t) grid [1, 1, 1] : (tensor<4xf32>) -> (tensor<4xf32>)
+}
+
+// -----
+
+fuel.executable @cu on cuda:0 {
+  builtin.module {
+    func.func @k(%a: memref<4xf32>, %b: memref<4xf32>) {
+      return
+    }
+  }
+}
+fuel.program @f {
+  fuel.arena cuda:0 size 64 align 64
+  %x = fuel.buffer input 0 "x" : tensor<4xf32> on cuda:0
+  %t = fuel.buffer arena offset 0 : tensor<4xf32> on cuda:0
+  // expected-error @+1 {{'fuel.launch' op launches a kernel of cuda:0, and only cpu and vulkan executables are serialized}}
+  fuel.launch @cu::@k (%x) -> (%t) grid [1, 1, 1] : (tensor<4xf32>) -> (tensor<4xf32>)
 }
 
 // -----

@@ -56,11 +56,12 @@ enum class Stage {
   Bufferized,
   Host,
   Llvm,
+  Spirv,
   Asm,
   Executable
 };
-static_assert(static_cast<int>(Stage::Llvm) ==
-              static_cast<int>(CompileStage::Llvm));
+static_assert(static_cast<int>(Stage::Spirv) ==
+              static_cast<int>(CompileStage::Spirv));
 } // namespace
 
 static llvm::cl::OptionCategory
@@ -107,6 +108,7 @@ static llvm::cl::opt<Stage> emitStage(
                    "after fuel-bufferize-kernels"),
         clEnumValN(Stage::Host, "host", "after fuel-plan-buffers"),
         clEnumValN(Stage::Llvm, "llvm", "after convert-fuel-to-llvm"),
+        clEnumValN(Stage::Spirv, "spirv", "after convert-fuel-to-spirv"),
         clEnumValN(Stage::Asm, "asm",
                    "the assembly of the cpu kernels, for their target")),
     llvm::cl::cat(compileCategory));

@@ -81,6 +81,7 @@ int main(int argc, char **argv) {
   mlir::fuel::registerFuelConversionPasses();
   mlir::fuel::registerFuelLowerPipeline();
   mlir::fuel::registerTestFuelEmitCpuAsmPass();
+  mlir::fuel::registerTestFuelEmitSpirvPass();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::fuel::FuelDialect>();

@@ -309,7 +309,7 @@ struct CountFunctionsPass
 
 TEST(CompilerTest, PipelinesInTheCallersPassManagerEqualLower) {
   for (CompileStage stage :
-       {CompileStage::Planned, CompileStage::Host, CompileStage::Llvm}) {
+       {CompileStage::Planned, CompileStage::Host, CompileStage::Spirv}) {
     SCOPED_TRACE(stringifyCompileStage(stage).str());
     auto ctx = compilerContext();
     OwningOpRef<ModuleOp> viaLower = parse(*ctx, kMlp);
@@ -328,7 +328,7 @@ TEST(CompilerTest, PipelinesInTheCallersPassManagerEqualLower) {
     EXPECT_EQ(nodes, 0);
     EXPECT_EQ(print(*own), print(*viaLower));
     EXPECT_TRUE(isPlanned(*own));
-    if (stage != CompileStage::Llvm)
+    if (stage != CompileStage::Spirv)
       continue;
     // Serialized, the caller's module gives compile()'s bytes.
     SerializeStats stats;
@@ -409,7 +409,8 @@ TEST(CompilerTest, TimingShowsThePassesAndSerializationSteps) {
 TEST(CompilerTest, StagesHaveTheirNames) {
   for (CompileStage stage :
        {CompileStage::Planned, CompileStage::Outlined, CompileStage::Kernels,
-        CompileStage::Bufferized, CompileStage::Host, CompileStage::Llvm})
+        CompileStage::Bufferized, CompileStage::Host, CompileStage::Llvm,
+        CompileStage::Spirv})
     EXPECT_EQ(symbolizeCompileStage(stringifyCompileStage(stage)), stage);
   EXPECT_EQ(stringifyCompileStage(CompileStage::Bufferized), "bufferized");
   EXPECT_EQ(symbolizeCompileStage("asm"), std::nullopt);
@@ -628,7 +629,7 @@ TEST(CompilerTest, RegisterCompilerPassesEnablesTextualPipelines) {
   ASSERT_TRUE(succeeded(pm.run(*textual)));
 
   OwningOpRef<ModuleOp> viaLower = parse(*ctx, kMlp);
-  ASSERT_TRUE(succeeded(lower(*viaLower, cpuOptions(), CompileStage::Llvm)));
+  ASSERT_TRUE(succeeded(lower(*viaLower, cpuOptions(), CompileStage::Spirv)));
   EXPECT_EQ(print(*textual), print(*viaLower));
 }
 

@@ -106,10 +106,11 @@ enum class CompileStage {
   Bufferized, // after fuel-bufferize-kernels
   Host,       // after fuel-plan-buffers
   Llvm,       // after convert-fuel-to-llvm
+  Spirv,      // after convert-fuel-to-spirv
 };
 
 /// The stage's name in docs/ARCHITECTURE.md and `fuel-compile --emit`:
-/// planned, outlined, kernels, bufferized, host, llvm.
+/// planned, outlined, kernels, bufferized, host, llvm, spirv.
 StringRef stringifyCompileStage(CompileStage stage);
 
 /// The stage named `name` (as stringifyCompileStage spells it), if any.
@@ -130,7 +131,7 @@ void addPlanningPipeline(OpPassManager &pm, const PlanningOptions &options);
 /// (anchored on builtin.module): the passes of fuel-lower, in its order;
 /// nothing for CompileStage::Planned.
 void addLoweringPipeline(OpPassManager &pm,
-                         CompileStage last = CompileStage::Llvm);
+                         CompileStage last = CompileStage::Spirv);
 
 /// How `compile` and `lower` run.
 struct CompileOptions {
@@ -163,7 +164,7 @@ struct CompileOptions {
 LogicalResult lower(ModuleOp module, const CompileOptions &options,
                     CompileStage stage);
 
-/// The executable's bytes of `module` lowered through CompileStage::Llvm (by
+/// The executable's bytes of `module` lowered through CompileStage::Spirv (by
 /// `lower`, or by a caller's pass manager with the pipelines above): what
 /// `compile` returns for it. The IR is not changed. Counts and wall seconds
 /// go to `stats` when it is not null. Diagnostics go to the module's context.

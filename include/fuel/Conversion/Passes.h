@@ -28,7 +28,7 @@ struct LowerStep {
 };
 
 /// The number of passes of `fuel-lower`.
-inline constexpr unsigned kNumLowerSteps = 5;
+inline constexpr unsigned kNumLowerSteps = 6;
 
 /// The passes of `fuel-lower`, in order: outlined, kernels, bufferized, host,
 /// llvm.
@@ -51,6 +51,10 @@ LogicalResult printCpuKernelsAssembly(ModuleOp root, llvm::raw_ostream &os);
 /// Registers `test-fuel-emit-cpu-asm`: prints the assembly of each cpu
 /// kernel module (in the LLVM dialect) for its stamped target.
 void registerTestFuelEmitCpuAsmPass();
+
+/// test-fuel-emit-spirv{output=FILE}: writes the SPIR-V binary of each
+/// vulkan kernel module (after convert-fuel-to-spirv).
+void registerTestFuelEmitSpirvPass();
 
 } // namespace mlir::fuel
 

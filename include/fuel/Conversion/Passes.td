@@ -56,4 +56,74 @@ def ConvertFuelToLLVMPass : Pass<"convert-fuel-to-llvm", "mlir::ModuleOp"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// FuelToSPIRV
+//===----------------------------------------------------------------------===//
+
+def ConvertFuelToSPIRVPass : Pass<"convert-fuel-to-spirv", "mlir::ModuleOp"> {
+  let summary = "Lowers each vulkan kernel module to one SPIR-V module with "
+                "an entry point per kernel";
+  let description = [{
+    Objective: make each bufferized vulkan kernel module (the kernels of a
+    `fuel.executable ... on vulkan:N`, after fuel-apply-schedules and
+    fuel-bufferize-kernels) one `spirv.module` that fuel-serialize-executable
+    writes as the device's SPIR-V module, through the gpu dialect and the
+    upstream conversions (docs/LOWERING.md, "Vulkan"):
+
+    1. Guards (errors at the kernel, naming it): the kernel was scheduled
+       (`fuel.workgroup_size`, `fuel.workgroups`); it has at most one
+       outermost `scf.forall` with static bounds; nothing outside that
+       forall writes memory (every invocation runs it); every op left after
+       the lowering below has a SPIR-V form (the conversion's own error
+       otherwise, at the op).
+    2. Per kernel: `memref.copy` becomes `linalg.copy`; linalg ops become
+       loops (`convert-linalg-to-loops`), then memref views are folded into
+       the loads and stores (`fold-memref-alias-ops`) and affine is lowered.
+    3. Per kernel a `gpu.func` (`kernel`, with `spirv.entry_point_abi`
+       workgroup size `fuel.workgroup_size`) in one `gpu.module` of the
+       executable: invocation `i = (workgroup_id.y * grid.x +
+       workgroup_id.x) * size + local_id.x` runs
+       iteration `i` of the forall (its induction variables by delinearizing
+       `i`, the last one fastest), guarded by `i < iterations`; without a
+       forall only invocation 0 runs the body. Private scratch buffers
+       (`memref.alloca`) are placed in the Function storage class.
+    4. `convert-math-to-spirv` on the gpu.module, `convert-gpu-to-spirv`
+       (32-bit indices; target env `#spirv.vce<v1.3, [Shader],
+       [SPV_KHR_storage_buffer_storage_class]>`, api Vulkan), then
+       `spirv-lower-abi-attrs` and `spirv-update-vce` on the `spirv.module`.
+       The gpu.module is erased; each kernel `func.func` stays as a private
+       declaration carrying its `fuel.*` attributes (dispatches still name
+       it) and `fuel.spirv_entry` (its entry point's name).
+
+    Binding layout: argument `i` of a kernel (its inputs, then its outputs)
+    is `(set 0, binding i)`, a `StorageBuffer` block of a runtime array of
+    its elements (`memref<?xT>`), read from element `offset_i` on, where
+    `offset_i` is the kernel's 32-bit push constant `i` (byte `4 i`): the
+    remainder of the binding's byte offset after rounding it down to the
+    device's `minStorageBufferOffsetAlignment`, in elements, which
+    fuel-serialize-executable writes into each dispatch. Every entry point
+    of the module shares one push-constant block of as many words as the
+    kernel with the most bindings has (at most the device's
+    `max_push_constants_bytes` in the module's topology, else
+    `max-push-constants-bytes`; more is an error at the module).
+
+    Known limits: one output element per invocation, its reductions
+    sequential (the fast schedules tile through shared memory).
+  }];
+  let options = [
+    Option<"maxPushConstantsBytes", "max-push-constants-bytes", "unsigned",
+           "128",
+           "Bytes of push constants a dispatch may pass (Vulkan's guaranteed "
+           "minimum of maxPushConstantsSize)">,
+  ];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::gpu::GPUDialect",
+    "mlir::linalg::LinalgDialect",
+    "mlir::memref::MemRefDialect",
+    "mlir::scf::SCFDialect",
+    "mlir::spirv::SPIRVDialect",
+  ];
+}
+
 #endif // FUEL_CONVERSION_PASSES_TD

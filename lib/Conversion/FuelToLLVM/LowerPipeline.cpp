@@ -31,6 +31,8 @@ static const LowerStep kLowerSteps[] = {
     {"host", "fuel-plan-buffers", [] { return createFuelPlanBuffersPass(); }},
     {"llvm", "convert-fuel-to-llvm",
      [] { return createConvertFuelToLLVMPass(); }},
+    {"spirv", "convert-fuel-to-spirv",
+     [] { return createConvertFuelToSPIRVPass(); }},
 };
 static_assert(std::size(kLowerSteps) == mlir::fuel::kNumLowerSteps);
 
@@ -51,7 +53,8 @@ void mlir::fuel::registerFuelLowerPipeline() {
       "Lower a placed module: outline kernels (fuel-outline-kernels), apply "
       "their schedules (fuel-apply-schedules), bufferize them "
       "(fuel-bufferize-kernels), build the host program (fuel-plan-buffers) "
-      "and lower the cpu kernels to the LLVM dialect (convert-fuel-to-llvm); "
+      "lower the cpu kernels to the LLVM dialect (convert-fuel-to-llvm) and "
+      "the vulkan kernels to SPIR-V (convert-fuel-to-spirv); "
       "fuel-serialize-executable then writes the executable",
       [](OpPassManager &pm) { buildLowerPipeline(pm); });
 }

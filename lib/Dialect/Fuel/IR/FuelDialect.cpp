@@ -279,6 +279,25 @@ LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,
              << "'" << name << "' must be a symbol on a kernel entry function";
     return success();
   }
+  // A vulkan kernel's workgroup size (fuel-apply-schedules) and, once
+  // convert-fuel-to-spirv lowered it, its SPIR-V entry point
+  // (docs/LOWERING.md, "Vulkan").
+  if (name == "fuel.workgroup_size") {
+    auto size = dyn_cast<DenseI64ArrayAttr>(value);
+    if (!size || size.size() != 3 || !isa<FunctionOpInterface>(op) ||
+        llvm::any_of(size.asArrayRef(), [](int64_t v) { return v < 1; }))
+      return op->emitError() << "'" << name
+                             << "' must be array<i64: x, y, z> of positive "
+                                "sizes on a kernel function, got "
+                             << value;
+    return success();
+  }
+  if (name == "fuel.spirv_entry") {
+    if (!isa<StringAttr>(value) || !isa<FunctionOpInterface>(op))
+      return op->emitError()
+             << "'" << name << "' must be a string on a kernel function";
+    return success();
+  }
   return op->emitError() << "unknown fuel attribute '" << name << "'";
 }
 

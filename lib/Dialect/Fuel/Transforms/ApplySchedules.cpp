@@ -12,8 +12,10 @@
 #include "fuel/Dialect/Fuel/Transforms/Passes.h"
 
 #include "fuel/Conversion/FuelToLLVM/CpuObject.h"
+#include "fuel/Dialect/Fuel/IR/GpuLimits.h"
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
 #include "fuel/Dialect/Fuel/Transforms/PackMatmul.h"
+#include "fuel/Dialect/Fuel/Transforms/VulkanKernels.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -75,6 +77,17 @@ linalg::LinalgOp findRootOp(func::FuncOp kernel) {
     return {};
   }
   return {};
+}
+
+/// The `linalg.softmax` the kernel writes to its (first) output, if that is
+/// its root: not a LinalgOp, so findRootOp does not see it.
+linalg::SoftmaxOp findSoftmaxRoot(func::FuncOp kernel) {
+  linalg::SoftmaxOp root;
+  kernel.walk([&](bufferization::MaterializeInDestinationOp op) {
+    if (!root)
+      root = op.getSource().getDefiningOp<linalg::SoftmaxOp>();
+  });
+  return root;
 }
 
 int64_t largestDivisorAtMost(int64_t n, int64_t max) {
@@ -158,10 +171,10 @@ SmallVector<int64_t> panelSplit(ArrayRef<int64_t> extents,
 
 /// The values of the parameter `spec` for a root op with loop extents
 /// `extents` (docs/CPU-CODEGEN.md, "Parameters"), or an error message.
-FailureOr<SmallVector<int64_t>> computeParam(StringRef spec,
-                                             ArrayRef<int64_t> extents,
-                                             const Packing &packing,
-                                             std::string &error) {
+FailureOr<SmallVector<int64_t>>
+computeParam(StringRef spec, ArrayRef<int64_t> extents,
+             ArrayRef<utils::IteratorType> iterators, const Packing &packing,
+             std::string &error) {
   StringRef name;
   SmallVector<int64_t> args;
   if (failed(parseParamSpec(spec, name, args))) {
@@ -191,6 +204,16 @@ FailureOr<SmallVector<int64_t>> computeParam(StringRef spec,
     error = "parameter '" + spec.str() + "' needs a positive bound";
     return false;
   };
+  // parallel(t): t for every parallel loop, 0 for every reduction loop (a
+  // tiling that splits the parallel loops only).
+  if (name == "parallel") {
+    if (!expect(1) || !positive(args[0]))
+      return failure();
+    SmallVector<int64_t> tiles;
+    for (utils::IteratorType it : iterators)
+      tiles.push_back(it == utils::IteratorType::parallel ? args[0] : 0);
+    return tiles;
+  }
   if (name == "extent") {
     if (!expect(1))
       return failure();
@@ -399,12 +422,15 @@ struct ApplySchedulesPass
     return ConstantB{panels, toTensor.getResult()};
   }
 
-  LogicalResult applyOne(func::FuncOp kernel, IsaClass isaCls) {
+  /// Applies `kernel`'s schedule through its named sequence
+  /// `sequenceName` (the ISA class on the CPU, `vulkan` on Vulkan);
+  /// `workgroupSize` is the Vulkan workgroup size (0 on the CPU).
+  LogicalResult applyOne(func::FuncOp kernel, StringRef sequenceName,
+                         uint32_t workgroupSize = 0) {
     auto pathAttr = kernel->getAttrOfType<StringAttr>(kernel_attr::kSchedule);
     FailureOr<ModuleOp> schedule = loadSchedule(kernel, pathAttr.getValue());
     if (failed(schedule))
       return failure();
-    StringRef sequenceName = isaClassName(isaCls);
     auto sequence = dyn_cast_or_null<transform::NamedSequenceOp>(
         SymbolTable::lookupSymbolIn(*schedule, sequenceName));
     if (!sequence)
@@ -424,8 +450,20 @@ struct ApplySchedulesPass
     bindings.push_back(ArrayRef<transform::MappedValue>{kernel.getOperation()});
     linalg::LinalgOp root = findRootOp(kernel);
     SmallVector<int64_t> extents;
-    if (root)
+    SmallVector<utils::IteratorType> iterators;
+    if (root) {
       extents = root.getStaticLoopRanges();
+      iterators = root.getIteratorTypesArray();
+    } else if (linalg::SoftmaxOp softmax = findSoftmaxRoot(kernel)) {
+      // Its loops are the output's dimensions; the softmax dimension is
+      // the one it reduces over.
+      ShapedType type = softmax.getOutputOperandType();
+      extents.assign(type.getShape().begin(), type.getShape().end());
+      for (int64_t d = 0, e = type.getRank(); d < e; ++d)
+        iterators.push_back(d == static_cast<int64_t>(softmax.getDimension())
+                                ? utils::IteratorType::reduction
+                                : utils::IteratorType::parallel);
+    }
     Builder b(&getContext());
     // A sequence with `fuel.pack_b = P` works on the packed-B form of a
     // matmul root whose N is a multiple of P (PackMatmul.h), else on the
@@ -453,14 +491,14 @@ struct ApplySchedulesPass
                << "kernel " << describeKernel(kernel) << ": argument #" << i
                << " of @" << sequenceName << " in '" << pathAttr.getValue()
                << "' must be a !transform.param with a 'fuel.param' string";
-      if (!root || ShapedType::isDynamicShape(extents))
+      if (extents.empty() || ShapedType::isDynamicShape(extents))
         return kernel.emitError()
                << "kernel " << describeKernel(kernel) << ": parameter '"
                << spec.getValue()
                << "' needs a root linalg op with static loop ranges";
       std::string error;
       FailureOr<SmallVector<int64_t>> values =
-          computeParam(spec.getValue(), extents, packing, error);
+          computeParam(spec.getValue(), extents, iterators, packing, error);
       if (failed(values))
         return kernel.emitError()
                << "kernel " << describeKernel(kernel) << ": " << error;
@@ -499,6 +537,8 @@ struct ApplySchedulesPass
     if (failed(runPipeline(cleanup, kernel)))
       return failure();
 
+    if (workgroupSize)
+      return recordVulkanLaunch(kernel, workgroupSize);
     FailureOr<scf::ForallOp> forall = getWorkgroupLoop(kernel);
     if (failed(forall))
       return failure();
@@ -509,6 +549,58 @@ struct ApplySchedulesPass
     kernel->setAttr(kernel_attr::kWorkgroups, b.getDenseI64ArrayAttr(grid));
     // Scratch lives on the stack (fuel-bufferize-kernels); no kernel needs
     // the ABI's workspace yet.
+    kernel->setAttr(kernel_attr::kWorkspaceBytes, b.getI64IntegerAttr(0));
+    return success();
+  }
+
+  /// A vulkan kernel runs one invocation per iteration of its outermost
+  /// `scf.forall` (any rank, static bounds; convert-fuel-to-spirv
+  /// linearizes it), `workgroupSize` invocations per workgroup: G =
+  /// ceil(iterations / size) workgroups, as the grid [min(G, 65535),
+  /// ceil(G / 65535), 1] (65535: Vulkan's guaranteed maxComputeWorkGroupCount
+  /// per dimension); without a forall, one invocation.
+  LogicalResult recordVulkanLaunch(func::FuncOp kernel,
+                                   uint32_t workgroupSize) {
+    SmallVector<scf::ForallOp> outermost;
+    for (Operation &op : kernel.getBody().getOps())
+      if (auto forall = dyn_cast<scf::ForallOp>(op))
+        outermost.push_back(forall);
+    if (outermost.size() > 1)
+      return kernel.emitError()
+             << "kernel " << describeKernel(kernel) << " has "
+             << outermost.size()
+             << " outermost scf.forall loops; a vulkan kernel runs one";
+    int64_t iterations = 1;
+    if (!outermost.empty()) {
+      scf::ForallOp forall = outermost.front();
+      for (auto [lb, ub, step] :
+           llvm::zip(forall.getMixedLowerBound(), forall.getMixedUpperBound(),
+                     forall.getMixedStep())) {
+        std::optional<int64_t> l = getConstantIntValue(lb);
+        std::optional<int64_t> u = getConstantIntValue(ub);
+        std::optional<int64_t> s = getConstantIntValue(step);
+        if (!l || !u || !s || *s <= 0)
+          return kernel.emitError()
+                 << "kernel " << describeKernel(kernel)
+                 << ": the scf.forall of a vulkan kernel needs static bounds "
+                    "and positive steps";
+        iterations *= std::max<int64_t>(0, (*u - *l + *s - 1) / *s);
+      }
+    }
+    Builder b(&getContext());
+    int64_t size = outermost.empty() ? 1 : workgroupSize;
+    int64_t groups = std::max<int64_t>(1, (iterations + size - 1) / size);
+    int64_t gridX = std::min(groups, kVulkanMaxWorkgroupCount);
+    int64_t gridY = (groups + gridX - 1) / gridX;
+    if (gridY > kVulkanMaxWorkgroupCount)
+      return kernel.emitError()
+             << "kernel " << describeKernel(kernel) << " needs " << groups
+             << " workgroups of " << size
+             << " invocations, more than a 65535 x 65535 grid";
+    kernel->setAttr(kernel_attr::kWorkgroups,
+                    b.getDenseI64ArrayAttr({gridX, gridY, 1}));
+    kernel->setAttr(kernel_attr::kWorkgroupSize,
+                    b.getDenseI64ArrayAttr({size, 1, 1}));
     kernel->setAttr(kernel_attr::kWorkspaceBytes, b.getI64IntegerAttr(0));
     return success();
   }
@@ -537,7 +629,22 @@ struct ApplySchedulesPass
         // The dialect verifies that a `fuel.schedule` is a string.
         if (!kernel->hasAttr(kernel_attr::kSchedule))
           continue;
-        if (failed(applyOne(kernel, isaCls)))
+        if (failed(applyOne(kernel, isaClassName(isaCls))))
+          return signalPassFailure();
+      }
+    }
+    // Vulkan kernels: the schedules' @vulkan sequences, the workgroup size
+    // from the device's limits in the module's topology (getGpuLimits; the
+    // defaults of VulkanKernels.h for what it does not state).
+    for (ModuleOp kernels : getVulkanKernelModules(root)) {
+      auto exe = kernels->getParentOfType<ExecutableOp>();
+      std::optional<::fuel::plan::GpuLimits> limits =
+          getGpuLimits(root, toPlan(exe.getDevice()));
+      uint32_t workgroupSize = vulkanWorkgroupSize(limits ? &*limits : nullptr);
+      for (func::FuncOp kernel : getKernelFuncs(kernels)) {
+        if (!kernel->hasAttr(kernel_attr::kSchedule))
+          continue;
+        if (failed(applyOne(kernel, "vulkan", workgroupSize)))
           return signalPassFailure();
       }
     }

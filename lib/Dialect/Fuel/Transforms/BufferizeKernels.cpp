@@ -119,15 +119,21 @@ struct BufferizeKernelsPass
     registerAllExtensions(registry);
   }
 
-  LogicalResult bufferize(ModuleOp kernels) {
+  /// Bufferizes a kernel module; `vulkan` for a vulkan executable's (no CPU
+  /// target: exp by the same polynomial as the generic ISA class).
+  LogicalResult bufferize(ModuleOp kernels, bool vulkan = false) {
     // math.exp/tanh/erf/... as polynomials, so no kernel calls libm and
     // vector math stays vector code; f32 exp by fuel's cheaper lowering
     // (FastExp.h), whose multiply-adds are fused where the target has FMA.
-    FailureOr<CpuTargetSpec> target = resolveCpuTarget(kernels);
-    if (failed(target))
-      return failure();
+    bool useFma = false;
+    if (!vulkan) {
+      FailureOr<CpuTargetSpec> target = resolveCpuTarget(kernels);
+      if (failed(target))
+        return failure();
+      useFma = isaClass(*target) != IsaClass::Generic;
+    }
     RewritePatternSet patterns(&getContext());
-    populateFastExpPatterns(patterns, isaClass(*target) != IsaClass::Generic);
+    populateFastExpPatterns(patterns, useFma);
     populateMathPolynomialApproximationPatterns(patterns);
     populateBranchFreeMinMaxPatterns(patterns);
     if (failed(applyPatternsGreedily(kernels, std::move(patterns))))
@@ -155,7 +161,9 @@ struct BufferizeKernelsPass
     bufferization::buildBufferDeallocationPipeline(pm, dealloc);
     pm.addPass(createCanonicalizerPass());
     if (failed(runPipeline(pm, kernels)))
-      return kernels.emitError("bufferization of the cpu kernels failed");
+      return kernels.emitError()
+             << "bufferization of the " << (vulkan ? "vulkan" : "cpu")
+             << " kernels failed";
 
     // Kernels never call malloc: any heap allocation left is an error.
     for (func::FuncOp kernel : getKernelFuncs(kernels)) {
@@ -178,6 +186,9 @@ struct BufferizeKernelsPass
   void runOnOperation() override {
     for (ModuleOp kernels : getCpuKernelModules(getOperation()))
       if (failed(bufferize(kernels)))
+        return signalPassFailure();
+    for (ModuleOp kernels : getVulkanKernelModules(getOperation()))
+      if (failed(bufferize(kernels, /*vulkan=*/true)))
         return signalPassFailure();
   }
 };

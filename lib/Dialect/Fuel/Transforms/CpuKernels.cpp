@@ -24,6 +24,15 @@ SmallVector<ModuleOp> mlir::fuel::getCpuKernelModules(ModuleOp root) {
   return modules;
 }
 
+SmallVector<ModuleOp> mlir::fuel::getVulkanKernelModules(ModuleOp root) {
+  SmallVector<ModuleOp> modules;
+  for (auto executable : root.getOps<ExecutableOp>())
+    if (executable.getDevice().getKind() == DeviceKind::vulkan)
+      if (ModuleOp module = executable.getKernelModule())
+        modules.push_back(module);
+  return modules;
+}
+
 SmallVector<func::FuncOp> mlir::fuel::getKernelFuncs(ModuleOp kernelModule) {
   SmallVector<func::FuncOp> kernels;
   for (auto func : kernelModule.getOps<func::FuncOp>())

@@ -12,8 +12,10 @@
 #include "fuel/Dialect/Fuel/Transforms/SerializeExecutable.h"
 #include "fuel/Conversion/FuelToLLVM/CpuObject.h"
 #include "fuel/Dialect/Fuel/IR/FuelProgram.h"
+#include "fuel/Dialect/Fuel/IR/GpuLimits.h"
 #include "fuel/Dialect/Fuel/Transforms/Passes.h"
 #include "fuel/Dialect/Fuel/Transforms/PlanExport.h"
+#include "fuel/Dialect/Fuel/Transforms/VulkanKernels.h"
 #include "fuel/Planner/BufferPlan.h"
 #include "fuel/Runtime/ExecutableWriter.h"
 #include "fuel/Target/Version.h"
@@ -22,9 +24,11 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Target/SPIRV/Serialization.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/xxhash.h"
@@ -137,11 +141,17 @@ struct Serializer {
   /// The ELF shared object of a cpu executable's LLVM-dialect kernel
   /// module, compiled for the module's cpu target (which it records).
   FailureOr<std::vector<uint8_t>> compileCpuModule(ModuleOp kernelModule);
+  /// The SPIR-V binary of a vulkan executable: its kernel module's one
+  /// spirv.module (convert-fuel-to-spirv), by mlir::spirv::serialize.
+  FailureOr<std::vector<uint8_t>> spirvImage(ExecutableOp exe,
+                                             ModuleOp kernelModule);
   LogicalResult devices();
   LogicalResult kernelModules();
   LogicalResult buffers();
   LogicalResult commands();
   FailureOr<rt::BindingRange> binding(Operation *at, Value v);
+  LogicalResult alignVulkanBinding(Operation *at, ExecutableOp exe, Value v,
+                                   rt::BindingRange &range, rt::Dispatch &d);
 };
 
 FailureOr<std::vector<uint8_t>>
@@ -166,6 +176,23 @@ Serializer::compileCpuModule(ModuleOp kernelModule) {
   return image;
 }
 
+FailureOr<std::vector<uint8_t>> Serializer::spirvImage(ExecutableOp exe,
+                                                       ModuleOp kernelModule) {
+  auto modules = kernelModule.getOps<spirv::ModuleOp>();
+  if (modules.empty() || std::next(modules.begin()) != modules.end())
+    return exe.emitOpError("needs exactly one spirv.module in its kernel "
+                           "module: run convert-fuel-to-spirv first");
+  SmallVector<uint32_t> words;
+  if (failed(spirv::serialize(*modules.begin(), words)))
+    return exe.emitOpError("could not serialize its spirv.module");
+  std::vector<uint8_t> bytes(words.size() * sizeof(uint32_t));
+  // The words in the executable's (little-endian) byte order.
+  for (size_t i = 0; i < words.size(); ++i)
+    for (unsigned b = 0; b < 4; ++b)
+      bytes[4 * i + b] = static_cast<uint8_t>(words[i] >> (8 * b));
+  return bytes;
+}
+
 LogicalResult Serializer::devices() {
   for (ArenaOp arena : program.getBodyBlock().getOps<ArenaOp>())
     deviceIndex[arena.getDevice()] = writer.addDevice(
@@ -187,10 +214,11 @@ LogicalResult Serializer::kernelModules() {
     if (!exe || !kernel)
       return launch.emitOpError("names ")
              << ref << ", which is not a kernel of a fuel.executable";
-    if (!exe.getDevice().isHost())
+    if (!exe.getDevice().isHost() &&
+        exe.getDevice().getKind() != DeviceKind::vulkan)
       return launch.emitOpError("launches a kernel of ")
              << exe.getDevice().str()
-             << ", and only cpu executables are serialized";
+             << ", and only cpu and vulkan executables are serialized";
     auto &list = used[exe];
     if (workspace.try_emplace(kernel, 0).second) {
       list.push_back(kernel);
@@ -225,6 +253,21 @@ LogicalResult Serializer::kernelModules() {
       rt::KernelEntry entry;
       entry.symbol = cast<SymbolOpInterface>(kernel).getName().str();
       entry.workspaceBytes = workspace.lookup(kernel);
+      if (!exe.getDevice().isHost()) {
+        // A SPIR-V entry point: its LocalSize and, per argument i (inputs,
+        // then outputs), the slot (set 0, binding i) convert-fuel-to-spirv
+        // gave it.
+        auto func = dyn_cast<func::FuncOp>(kernel);
+        auto size = kernel->getAttrOfType<DenseI64ArrayAttr>(
+            kernel_attr::kWorkgroupSize);
+        if (!func || !func.isDeclaration() || !size || size.size() != 3)
+          return kernel->emitOpError(
+              "is not lowered to SPIR-V yet: run convert-fuel-to-spirv first");
+        for (int64_t s : size.asArrayRef())
+          entry.workgroupSize.push_back(static_cast<uint32_t>(s));
+        for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+          entry.bindingLayout.push_back(rt::BindingSlot{0, i});
+      }
       kernels[kernel] = {rt::KernelSource::Module, 0, uint32_t(entries.size())};
       entries.push_back(std::move(entry));
       if (stats)
@@ -234,6 +277,19 @@ LogicalResult Serializer::kernelModules() {
     if (generated.empty())
       continue;
     ModuleOp kernelModule = exe.getKernelModule();
+    if (!exe.getDevice().isHost()) {
+      FailureOr<std::vector<uint8_t>> image = spirvImage(exe, kernelModule);
+      if (failed(image))
+        return failure();
+      if (stats)
+        ++stats->modules;
+      uint32_t moduleIndex = writer.addModule(
+          device->second, rt::ModuleFormat::SpirV, std::move(entries),
+          rt::ByteSpan{image->data(), image->size()});
+      for (Operation *kernel : generated)
+        kernels[kernel].module = moduleIndex;
+      continue;
+    }
     for (Operation *kernel : generated)
       if (!isa<LLVM::LLVMFuncOp>(kernel))
         return kernel->emitOpError("is not in the LLVM dialect yet: run "
@@ -318,6 +374,34 @@ FailureOr<rt::BindingRange> Serializer::binding(Operation *at, Value v) {
                           range->length};
 }
 
+/// A vulkan binding's offset rounded down to the storage-buffer offset
+/// alignment, the remainder pushed as the binding's element offset (push
+/// constant i for binding i; docs/LOWERING.md, "Binding offsets").
+LogicalResult Serializer::alignVulkanBinding(Operation *at, ExecutableOp exe,
+                                             Value v, rt::BindingRange &range,
+                                             rt::Dispatch &d) {
+  // 64 bytes, or the device's alignment where the topology states a larger
+  // one (getGpuLimits).
+  uint64_t align = kVulkanDefaultStorageBufferOffsetAlignment;
+  if (std::optional<::fuel::plan::GpuLimits> limits =
+          getGpuLimits(module, toPlan(exe.getDevice())))
+    align = std::max<uint64_t>(align, limits->minStorageBufferOffsetAlignment);
+  const rt::BufferSpec &spec = writer.program().buffers[range.buffer];
+  uint64_t base = spec.kind == rt::BufferKind::Arena ? spec.offset : 0;
+  uint64_t remainder = (base + range.offset) % align;
+  auto type = cast<RankedTensorType>(v.getType());
+  uint64_t elementBytes =
+      *tensorByteSize(RankedTensorType::get({1}, type.getElementType()));
+  if (remainder > range.offset || remainder % elementBytes != 0)
+    return at->emitOpError("binds bytes at offset ")
+           << base + range.offset << ", which cannot be rounded down to a "
+           << align << "-byte binding offset with a whole element offset";
+  range.offset -= remainder;
+  range.length += remainder;
+  d.pushConstants.push_back(static_cast<uint32_t>(remainder / elementBytes));
+  return success();
+}
+
 LogicalResult Serializer::commands() {
   std::string planText;
   for (Operation &op : program.getBodyBlock()) {
@@ -330,9 +414,14 @@ LogicalResult Serializer::commands() {
       d.kernel = slot.kernel;
       for (unsigned i = 0; i < 3; ++i)
         d.grid[i] = uint32_t(launch.getGrid()[i]);
+      ExecutableOp exe;
+      lookupProgramKernel(module, launch.getKernel(), &exe);
+      bool vulkan = exe && exe.getDevice().getKind() == DeviceKind::vulkan;
       for (Value v : launch->getOperands()) {
         FailureOr<rt::BindingRange> b = binding(launch, v);
         if (failed(b))
+          return failure();
+        if (vulkan && failed(alignVulkanBinding(launch, exe, v, *b, d)))
           return failure();
         d.bindings.push_back(*b);
       }

@@ -28,6 +28,9 @@ namespace mlir::fuel {
 /// executable without generated kernels contributes none.
 SmallVector<ModuleOp> getCpuKernelModules(ModuleOp root);
 
+/// The kernel modules of `root`'s vulkan executables, in program order.
+SmallVector<ModuleOp> getVulkanKernelModules(ModuleOp root);
+
 /// The generated kernels of a kernel module: its functions with a
 /// `fuel.kernel_id`, in order.
 SmallVector<func::FuncOp> getKernelFuncs(ModuleOp kernelModule);

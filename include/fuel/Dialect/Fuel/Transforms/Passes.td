@@ -829,8 +829,13 @@ def FuelSerializeExecutablePass
     no executable holds, an element type the format has no dtype for (at
     the op); the shared-object step's errors (at the executable's module);
     what the writer's verifier refuses; a file that cannot be written.
-    Known limits: cpu executables only (a vulkan or cuda executable is
-    refused at the op).
+    A vulkan executable's kernel module must hold the one spirv.module of
+    convert-fuel-to-spirv: it is written as a SPIR-V module
+    (ModuleFormat::SpirV, mlir::spirv::serialize) with an entry per
+    launched kernel (its symbol, `fuel.workgroup_size` and the binding
+    slots (set 0, binding i) per argument); a kernel not yet lowered is an
+    error at the kernel. Known limits: cuda executables are refused at the
+    op.
   }];
   let options = [
     Option<"output", "output", "std::string", "\"-\"",

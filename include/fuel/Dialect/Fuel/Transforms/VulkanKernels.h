@@ -1,0 +1,70 @@
+//===- VulkanKernels.h - Launch shape of vulkan kernels ---------*- C++ -*-===//
+//
+// What the Vulkan code-generation stages (fuel-apply-schedules,
+// convert-fuel-to-spirv) share: the one place where a kernel's workgroup
+// size is derived from the device's limits (GpuLimits, the topology), with
+// the conservative defaults used where the topology gives none.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUEL_DIALECT_FUEL_TRANSFORMS_VULKANKERNELS_H
+#define FUEL_DIALECT_FUEL_TRANSFORMS_VULKANKERNELS_H
+
+#include "fuel/Planner/Topology.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace mlir::fuel {
+
+namespace kernel_attr {
+/// On a vulkan kernel: the invocations of one workgroup (array<i64: x, y,
+/// z>), set by fuel-apply-schedules; the SPIR-V entry point's LocalSize.
+inline constexpr llvm::StringLiteral kWorkgroupSize = "fuel.workgroup_size";
+/// On a vulkan kernel lowered by convert-fuel-to-spirv (a declaration): the
+/// name of its entry point in the executable's spirv.module.
+inline constexpr llvm::StringLiteral kSpirvEntry = "fuel.spirv_entry";
+} // namespace kernel_attr
+
+/// The alignment fuel-serialize-executable rounds vulkan binding offsets
+/// down to (the remainder becomes the binding's element offset): the
+/// alignment of every arena slot (fuel::plan::kDefaultBufferAlignment), a
+/// multiple of minStorageBufferOffsetAlignment on every device whose limit
+/// is at most 64 bytes (16 on lavapipe).
+inline constexpr uint64_t kVulkanDefaultStorageBufferOffsetAlignment = 64;
+
+/// Invocations per workgroup the generic Vulkan schedules ask for.
+inline constexpr uint32_t kVulkanPreferredWorkgroupSize = 64;
+/// Vulkan 1.0's guaranteed minimum of maxComputeWorkGroupInvocations and of
+/// maxComputeWorkGroupSize[0]: what codegen assumes for a limit the topology
+/// leaves unknown (0).
+inline constexpr uint32_t kVulkanMinWorkgroupInvocations = 128;
+
+/// Vulkan's guaranteed minimum of maxComputeWorkGroupCount, per dimension.
+inline constexpr int64_t kVulkanMaxWorkgroupCount = 65535;
+
+/// The 1-D workgroup size of a generic (one output element per invocation)
+/// Vulkan kernel: kVulkanPreferredWorkgroupSize, capped by the device's
+/// invocation limits, rounded down to a whole number of subgroups where the
+/// subgroup size is known; `limits` may be null (all unknown).
+inline uint32_t vulkanWorkgroupSize(const ::fuel::plan::GpuLimits *limits) {
+  uint32_t size = kVulkanPreferredWorkgroupSize;
+  uint32_t invocations = kVulkanMinWorkgroupInvocations;
+  uint32_t sizeX = kVulkanMinWorkgroupInvocations;
+  if (limits) {
+    if (limits->maxWorkgroupInvocations)
+      invocations = limits->maxWorkgroupInvocations;
+    if (limits->maxWorkgroupSize[0])
+      sizeX = limits->maxWorkgroupSize[0];
+  }
+  size = std::min({size, invocations, sizeX});
+  if (limits && limits->subgroupSize && size >= limits->subgroupSize)
+    size -= size % limits->subgroupSize;
+  return std::max<uint32_t>(size, 1);
+}
+
+} // namespace mlir::fuel
+
+#endif // FUEL_DIALECT_FUEL_TRANSFORMS_VULKANKERNELS_H

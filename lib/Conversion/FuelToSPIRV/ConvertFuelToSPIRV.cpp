@@ -1,0 +1,456 @@
+//===- ConvertFuelToSPIRV.cpp - Vulkan kernel modules to SPIR-V -----------===//
+//
+// convert-fuel-to-spirv: each bufferized vulkan kernel module becomes one
+// spirv.module with an entry point per kernel, through a gpu.func per kernel
+// (its workgroup scf.forall linearized over workgroups and invocations) and
+// the upstream gpu-to-spirv conversion (Passes.td has the contract,
+// docs/LOWERING.md "Vulkan" the design).
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Conversion/Passes.h"
+
+#include "fuel/Dialect/Fuel/IR/FuelOps.h"
+#include "fuel/Dialect/Fuel/IR/GpuLimits.h"
+#include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
+#include "fuel/Dialect/Fuel/Transforms/VulkanKernels.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
+#include "mlir/Conversion/MathToSPIRV/MathToSPIRVPass.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/SPIRV/Transforms/Passes.h"
+#include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace mlir::fuel {
+#define GEN_PASS_DEF_CONVERTFUELTOSPIRVPASS
+#include "fuel/Conversion/Passes.h.inc"
+} // namespace mlir::fuel
+
+using namespace mlir;
+using namespace mlir::fuel;
+
+namespace {
+
+/// The target every vulkan kernel module is converted for: SPIR-V 1.3
+/// (Vulkan 1.1) shaders with storage buffers; spirv-update-vce lowers the
+/// version to what the code needs.
+/// The op attribute the SPIR-V serializer writes as the NoContraction
+/// decoration.
+constexpr llvm::StringLiteral kNoContraction = "no_contraction";
+
+constexpr llvm::StringLiteral kTargetEnv =
+    "#spirv.target_env<#spirv.vce<v1.3, [Shader], "
+    "[SPV_KHR_storage_buffer_storage_class]>, api=Vulkan, "
+    "#spirv.resource_limits<>>";
+
+/// Whether `op` may run in every invocation: it writes no memory (an alloca
+/// only allocates the invocation's own scratch).
+bool runsPerInvocation(Operation *op) {
+  if (isa<memref::AllocaOp>(op))
+    return true;
+  if (isPure(op))
+    return true;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return false;
+  return !effects.hasEffect<MemoryEffects::Write>() &&
+         !effects.hasEffect<MemoryEffects::Free>() &&
+         !effects.hasEffect<MemoryEffects::Allocate>();
+}
+
+struct ConvertFuelToSPIRVPass
+    : public mlir::fuel::impl::ConvertFuelToSPIRVPassBase<
+          ConvertFuelToSPIRVPass> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registry.insert<affine::AffineDialect, func::FuncDialect>();
+  }
+
+  /// memref.copy (bufferization's copies) as linalg.copy, so that it
+  /// becomes loops like every other linalg op.
+  void copiesToLinalg(ModuleOp kernels) {
+    SmallVector<memref::CopyOp> copies;
+    kernels.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
+    for (memref::CopyOp copy : copies) {
+      OpBuilder b(copy);
+      linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(),
+                             copy.getTarget());
+      copy.erase();
+    }
+  }
+
+  /// Rebinds every argument of `fn` as a 1-D runtime array (`memref<?xT>`)
+  /// read from element `offset_i` on, `offset_i` being push constant `i`
+  /// (of `pushCount` 32-bit words): the element offset of binding `i`
+  /// (docs/LOWERING.md, "Binding offsets"). Every load and store of an
+  /// argument (after alias folding they are its only users) is linearized
+  /// row-major.
+  LogicalResult rebindArguments(gpu::GPUFuncOp fn, func::FuncOp kernel,
+                                unsigned pushCount) {
+    Block &entry = fn.getBody().front();
+    OpBuilder b = OpBuilder::atBlockBegin(&entry);
+    Location loc = fn.getLoc();
+    Type i32 = b.getI32Type();
+    SmallVector<Type> argTypes;
+    for (BlockArgument arg : entry.getArguments()) {
+      auto type = cast<MemRefType>(arg.getType());
+      if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+        return kernel.emitError()
+               << "kernel " << describeKernel(kernel) << ": binding #"
+               << arg.getArgNumber() << " has type " << type
+               << "; vulkan kernels bind static identity-layout memrefs";
+      Value word = spirv::getPushConstantValue(fn, pushCount,
+                                               arg.getArgNumber(), i32, b);
+      if (!word)
+        return kernel.emitError()
+               << "kernel " << describeKernel(kernel)
+               << ": cannot read the element offset of binding #"
+               << arg.getArgNumber() << " from the push constants";
+      Value offset =
+          arith::IndexCastUIOp::create(b, loc, b.getIndexType(), word);
+      SmallVector<int64_t> strides(type.getRank(), 1);
+      for (int64_t d = type.getRank() - 2; d >= 0; --d)
+        strides[d] = strides[d + 1] * type.getDimSize(d + 1);
+      SmallVector<Operation *> users(arg.getUsers().begin(),
+                                     arg.getUsers().end());
+      for (Operation *user : users) {
+        OpBuilder ub(user);
+        auto linearize = [&](ValueRange indices) {
+          Value linear = offset;
+          for (auto [index, stride] : llvm::zip(indices, strides)) {
+            Value term = index;
+            if (stride != 1)
+              term = arith::MulIOp::create(
+                  ub, loc, index,
+                  arith::ConstantIndexOp::create(ub, loc, stride));
+            linear = arith::AddIOp::create(ub, loc, linear, term);
+          }
+          return linear;
+        };
+        if (auto load = dyn_cast<memref::LoadOp>(user)) {
+          if (load.getMemRef() != arg)
+            return load.emitError("binding used as a load index");
+          Value linear = linearize(load.getIndices());
+          load.getIndicesMutable().assign(linear);
+          continue;
+        }
+        if (auto store = dyn_cast<memref::StoreOp>(user)) {
+          if (store.getMemRef() != arg)
+            return store.emitError("binding stored as a value");
+          Value linear = linearize(store.getIndices());
+          store.getIndicesMutable().assign(linear);
+          continue;
+        }
+        return user->emitError()
+               << "kernel " << describeKernel(kernel) << ": binding #"
+               << arg.getArgNumber() << " is used by '" << user->getName()
+               << "', which the SPIR-V lowering cannot rebind (only loads "
+                  "and stores)";
+      }
+      auto flat =
+          MemRefType::get({ShapedType::kDynamic}, type.getElementType());
+      arg.setType(flat);
+      argTypes.push_back(flat);
+    }
+    fn.setFunctionType(FunctionType::get(fn.getContext(), argTypes, {}));
+    return success();
+  }
+
+  /// Builds the gpu.func of `kernel` at the end of `gpuModule`; its binding
+  /// element offsets are push constants of `pushCount` words.
+  LogicalResult buildGpuFunc(func::FuncOp kernel, gpu::GPUModuleOp gpuModule,
+                             unsigned pushCount) {
+    auto sizeAttr =
+        kernel->getAttrOfType<DenseI64ArrayAttr>(kernel_attr::kWorkgroupSize);
+    if (!sizeAttr || sizeAttr.size() != 3 || sizeAttr[0] < 1 ||
+        sizeAttr[1] != 1 || sizeAttr[2] != 1)
+      return kernel.emitError()
+             << "kernel " << describeKernel(kernel)
+             << " has no 'fuel.workgroup_size' = [x, 1, 1]: run "
+                "fuel-apply-schedules first";
+    int64_t size = sizeAttr[0];
+    auto gridAttr =
+        kernel->getAttrOfType<DenseI64ArrayAttr>(kernel_attr::kWorkgroups);
+    if (!gridAttr || gridAttr.size() != 3 || gridAttr[0] < 1)
+      return kernel.emitError() << "kernel " << describeKernel(kernel)
+                                << " has no 'fuel.workgroups' grid: run "
+                                   "fuel-apply-schedules first";
+    int64_t gridX = gridAttr[0];
+
+    scf::ForallOp forall;
+    for (Operation &op : kernel.getBody().getOps()) {
+      auto loop = dyn_cast<scf::ForallOp>(op);
+      if (!loop)
+        continue;
+      if (forall)
+        return kernel.emitError()
+               << "kernel " << describeKernel(kernel)
+               << " has more than one outermost scf.forall; a vulkan kernel "
+                  "runs one";
+      forall = loop;
+    }
+    // With a forall, every invocation runs the ops around it: they must
+    // not write memory.
+    if (forall)
+      for (Operation &op : kernel.getBody().getOps())
+        if (&op != forall.getOperation() && !isa<func::ReturnOp>(op) &&
+            !runsPerInvocation(&op)) {
+          InFlightDiagnostic diag =
+              kernel.emitError()
+              << "kernel " << describeKernel(kernel)
+              << " writes memory outside its workgroup scf.forall, which "
+                 "every invocation runs";
+          diag.attachNote(op.getLoc()) << "written here";
+          return diag;
+        }
+
+    SmallVector<int64_t> lbs, counts, steps;
+    int64_t iterations = 1;
+    if (forall) {
+      for (auto [lb, ub, step] :
+           llvm::zip(forall.getMixedLowerBound(), forall.getMixedUpperBound(),
+                     forall.getMixedStep())) {
+        std::optional<int64_t> l = getConstantIntValue(lb);
+        std::optional<int64_t> u = getConstantIntValue(ub);
+        std::optional<int64_t> s = getConstantIntValue(step);
+        if (!l || !u || !s || *s <= 0)
+          return kernel.emitError()
+                 << "kernel " << describeKernel(kernel)
+                 << ": the scf.forall of a vulkan kernel needs static bounds "
+                    "and positive steps";
+        lbs.push_back(*l);
+        steps.push_back(*s);
+        counts.push_back(std::max<int64_t>(0, (*u - *l + *s - 1) / *s));
+        iterations *= counts.back();
+      }
+      if (iterations > std::numeric_limits<int32_t>::max())
+        return kernel.emitError()
+               << "kernel " << describeKernel(kernel) << " runs " << iterations
+               << " invocations, more than 32-bit indices address";
+    }
+
+    MLIRContext *ctx = &getContext();
+    Location loc = kernel.getLoc();
+    OpBuilder b = OpBuilder::atBlockEnd(gpuModule.getBody());
+    auto fn = gpu::GPUFuncOp::create(b, loc, kernel.getName(),
+                                     kernel.getFunctionType());
+    fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+    int32_t abiSize[3] = {static_cast<int32_t>(size), 1, 1};
+    fn->setAttr(spirv::getEntryPointABIAttrName(),
+                spirv::getEntryPointABIAttr(ctx, abiSize));
+
+    Block &entry = fn.getBody().front();
+    b.setInsertionPointToStart(&entry);
+    IRMapping map;
+    for (auto [from, to] :
+         llvm::zip(kernel.getArguments(), entry.getArguments()))
+      map.map(from, to);
+    // The workgroup's linear id: y * gridX + x (the grid wraps at 65535).
+    Value groupX = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+    Value groupY = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+    Value group = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, groupY,
+                              arith::ConstantIndexOp::create(b, loc, gridX)),
+        groupX);
+    Value local = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    Value sizeValue = arith::ConstantIndexOp::create(b, loc, size);
+    Value linear = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, group, sizeValue), local);
+
+    // Ops before the forall run in every invocation (views, constants,
+    // scratch); the forall's body runs for the invocation's iteration.
+    Block &body = kernel.getBody().front();
+    auto cloneRange = [&](Block::iterator begin, Block::iterator end) {
+      for (Operation &op : llvm::make_range(begin, end))
+        if (!isa<func::ReturnOp>(op))
+          b.clone(op, map);
+    };
+    if (!forall) {
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value first =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, linear, zero);
+      auto guard = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+      b.setInsertionPoint(guard.thenBlock()->getTerminator());
+      cloneRange(body.begin(), body.end());
+    } else {
+      cloneRange(body.begin(), forall->getIterator());
+      Value total = arith::ConstantIndexOp::create(b, loc, iterations);
+      Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            linear, total);
+      auto guard = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
+      b.setInsertionPoint(guard.thenBlock()->getTerminator());
+      Value rest = linear;
+      SmallVector<Value> ivs(counts.size());
+      for (int64_t d = static_cast<int64_t>(counts.size()) - 1; d >= 0; --d) {
+        Value count = arith::ConstantIndexOp::create(b, loc, counts[d]);
+        Value index =
+            d == 0 ? rest : arith::RemUIOp::create(b, loc, rest, count);
+        if (d > 0)
+          rest = arith::DivUIOp::create(b, loc, rest, count);
+        Value iv = index;
+        if (steps[d] != 1)
+          iv = arith::MulIOp::create(
+              b, loc, iv, arith::ConstantIndexOp::create(b, loc, steps[d]));
+        if (lbs[d] != 0)
+          iv = arith::AddIOp::create(
+              b, loc, iv, arith::ConstantIndexOp::create(b, loc, lbs[d]));
+        ivs[d] = iv;
+      }
+      for (auto [from, to] : llvm::zip(forall.getInductionVars(), ivs))
+        map.map(from, to);
+      for (Operation &op : forall.getBody()->without_terminator())
+        b.clone(op, map);
+      b.setInsertionPointAfter(guard);
+      cloneRange(std::next(forall->getIterator()), body.end());
+    }
+    b.setInsertionPointToEnd(&entry);
+    gpu::ReturnOp::create(b, loc);
+
+    // Scratch is the invocation's own: the Function storage class. After
+    // alias folding only loads and stores use it, whose types do not
+    // depend on the memory space.
+    auto function =
+        spirv::StorageClassAttr::get(ctx, spirv::StorageClass::Function);
+    WalkResult walk = fn.walk([&](memref::AllocaOp alloca) {
+      MemRefType type = alloca.getType();
+      for (Operation *user : alloca->getUsers())
+        if (!isa<memref::LoadOp, memref::StoreOp>(user)) {
+          user->emitError() << "kernel " << describeKernel(kernel)
+                            << ": a scratch buffer used by '" << user->getName()
+                            << "' (only loads and stores have a SPIR-V form)";
+          return WalkResult::interrupt();
+        }
+      alloca.getResult().setType(MemRefType::get(
+          type.getShape(), type.getElementType(), type.getLayout(), function));
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+    if (failed(rebindArguments(fn, kernel, pushCount)))
+      return failure();
+
+    // The declaration the program's dispatches keep naming.
+    kernel.eraseBody();
+    kernel.setPrivate();
+    kernel->setAttr(kernel_attr::kSpirvEntry,
+                    b.getStringAttr(kernel.getName()));
+    return success();
+  }
+
+  LogicalResult convert(ExecutableOp exe, ModuleOp kernels) {
+    SmallVector<func::FuncOp> funcs = getKernelFuncs(kernels);
+    if (funcs.empty())
+      return success();
+    MLIRContext *ctx = &getContext();
+    copiesToLinalg(kernels);
+    {
+      OpPassManager pm(ModuleOp::getOperationName());
+      pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+      pm.addPass(memref::createFoldMemRefAliasOpsPass());
+      pm.addPass(createLowerAffinePass());
+      pm.addPass(createCanonicalizerPass());
+      pm.addPass(createCSEPass());
+      if (failed(runPipeline(pm, kernels)))
+        return kernels.emitError() << "lowering the vulkan kernels of @"
+                                   << exe.getSymName() << " to loops failed";
+    }
+    for (func::FuncOp kernel : funcs) {
+      WalkResult left = kernel.walk([&](linalg::LinalgOp op) {
+        op->emitError() << "kernel " << describeKernel(kernel)
+                        << ": a linalg op is left after the lowering to loops";
+        return WalkResult::interrupt();
+      });
+      if (left.wasInterrupted())
+        return failure();
+    }
+
+    Attribute targetEnv = parseAttribute(kTargetEnv, ctx);
+    kernels->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                     UnitAttr::get(ctx));
+    OpBuilder b = OpBuilder::atBlockEnd(kernels.getBody());
+    auto gpuModule = gpu::GPUModuleOp::create(
+        b, kernels.getLoc(), (exe.getSymName() + "_spirv").str());
+    gpuModule->setAttr(spirv::getTargetEnvAttrName(), targetEnv);
+    // One push-constant block for every entry point: a word per binding of
+    // the kernel with the most, within the device's push-constant bytes.
+    unsigned pushCount = 1;
+    for (func::FuncOp kernel : funcs)
+      pushCount = std::max(pushCount, kernel.getNumArguments());
+    // The device's push-constant bytes where the topology states them,
+    // else the option.
+    unsigned pushBytes = maxPushConstantsBytes;
+    if (std::optional<::fuel::plan::GpuLimits> limits =
+            getGpuLimits(getOperation(), toPlan(exe.getDevice())))
+      if (limits->maxPushConstantsBytes)
+        pushBytes = limits->maxPushConstantsBytes;
+    if (pushCount * 4 > pushBytes)
+      return kernels.emitError()
+             << "a vulkan kernel of @" << exe.getSymName() << " has "
+             << pushCount << " bindings: their element offsets need "
+             << pushCount * 4 << " bytes of push constants, more than the "
+             << pushBytes << " allowed";
+    for (func::FuncOp kernel : funcs)
+      if (failed(buildGpuFunc(kernel, gpuModule, pushCount)))
+        return failure();
+
+    OpPassManager pm(ModuleOp::getOperationName());
+    pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());
+    pm.addPass(createConvertGPUToSPIRVPass(/*mapMemorySpace=*/true));
+    OpPassManager &spv = pm.nest<spirv::ModuleOp>();
+    spv.addPass(spirv::createSPIRVLowerABIAttributesPass());
+    spv.addPass(spirv::createSPIRVUpdateVCEPass());
+    if (failed(runPipeline(pm, kernels)))
+      return kernels.emitError()
+             << "the SPIR-V conversion of the vulkan kernels of @"
+             << exe.getSymName() << " failed";
+    gpuModule.erase();
+    kernels->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
+
+    // Floating-point arithmetic exactly as written: NoContraction, which
+    // drivers also honour against algebraic rewrites (Mesa's NIR treats
+    // undecorated float ops as inexact and folds (x + c) - c to x, which
+    // breaks the round-to-integer step of the exp polynomial).
+    UnitAttr exact = UnitAttr::get(ctx);
+    kernels.walk([&](Operation *op) {
+      if (isa<spirv::FAddOp, spirv::FSubOp, spirv::FMulOp, spirv::FDivOp,
+              spirv::FRemOp, spirv::FModOp, spirv::FNegateOp>(op))
+        op->setAttr(kNoContraction, exact);
+    });
+    return success();
+  }
+
+  void runOnOperation() override {
+    for (auto exe : getOperation().getOps<ExecutableOp>()) {
+      if (exe.getDevice().getKind() != DeviceKind::vulkan)
+        continue;
+      ModuleOp kernels = exe.getKernelModule();
+      if (!kernels)
+        continue;
+      if (failed(convert(exe, kernels)))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace
