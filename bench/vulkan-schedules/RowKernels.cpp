@@ -81,9 +81,11 @@ int main(int argc, char **argv) {
   (*module)->setAttr(
       spirv::getTargetEnvAttrName(),
       parseAttribute("#spirv.target_env<#spirv.vce<v1.3, [Shader, "
-                     "GroupNonUniform, GroupNonUniformArithmetic], "
+                     "GroupNonUniform, GroupNonUniformArithmetic, "
+                     "GroupNonUniformShuffle], "
                      "[SPV_KHR_storage_buffer_storage_class]>, api=Vulkan, "
-                     "#spirv.resource_limits<>>",
+                     "#spirv.resource_limits<subgroup_size = " +
+                         std::to_string(limits.subgroupSize) + ">>",
                      &ctx));
   b.setInsertionPointToEnd(module->getBody());
   auto gm = gpu::GPUModuleOp::create(b, loc, "kernels");

@@ -11,7 +11,12 @@ storage buffers), same tiles (fuel::target::chooseMatmulTiling's rule).
 Row softmax and row sum of 256 x 1024: the subgroup row kernels
 (fuel-bench-row-kernels) against one invocation per row. Prints the best
 of --reps dispatches (one submit and wait each) and the ratio
-baseline / fast (> 1: the fast schedule wins)."""
+baseline / fast (> 1: the fast schedule wins).
+
+--check runs only the fast kernels, on small and prime shapes, and checks
+them against numpy (the ctest `VulkanSchedules.RunOnLavapipe`). Without a
+Vulkan device it exits 77 (skipped) with the reason, except under CI=true,
+where that is a failure."""
 
 import argparse
 import os
@@ -26,7 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 
 TARGET_ENV = (
     "#spirv.target_env<#spirv.vce<v1.3, [Shader, GroupNonUniform, "
-    "GroupNonUniformArithmetic], [SPV_KHR_storage_buffer_storage_class]>, "
+    "GroupNonUniformArithmetic, GroupNonUniformShuffle], [SPV_KHR_storage_buffer_storage_class]>, "
     "api=Vulkan, #spirv.resource_limits<>>"
 )
 
@@ -164,8 +169,21 @@ gpu.module @k {
     return text % dict(env=TARGET_ENV, r=rows, c=cols, o=out_type, w=workgroup, i=ident)
 
 
+def no_device(reason):
+    if os.environ.get("CI") == "true":
+        sys.exit("run.py: no Vulkan device under CI=true: " + reason)
+    print("run.py: skipped, no Vulkan device: " + reason)
+    sys.exit(77)
+
+
 def time_kernel(tools, spv, entry, groups, reps, buffers):
-    out = run([tools["vk-run"], spv, entry] + [str(g) for g in groups] + [str(reps)] + buffers)
+    cmd = [tools["vk-run"], spv, entry] + [str(g) for g in groups] + [str(reps)] + buffers
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode and ("no Vulkan device" in r.stderr or "vkCreateInstance" in r.stderr):
+        no_device(r.stderr.strip())
+    if r.returncode:
+        sys.exit("failed: %s\n%s" % (" ".join(cmd), r.stderr))
+    out = r.stdout
     fields = out.split()
     return float(fields[1])
 
@@ -177,14 +195,21 @@ def main():
     ap.add_argument("--subgroup", type=int, default=8)
     ap.add_argument("--shared", type=int, default=32768)
     ap.add_argument("--max-invocations", type=int, default=1024)
+    ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin",
+                    help="where mlir-opt and mlir-translate are")
     ap.add_argument("--sizes", default="128,256,512")
+    ap.add_argument("--check", action="store_true",
+                    help="fast kernels only, small and prime shapes, against numpy")
     args = ap.parse_args()
+    if args.check:
+        args.sizes = "64,128"
+        args.reps = 1
     tools = {
         # The test passes (erase-schedule, the polynomial exp) are mlir-opt's.
-        "fuel-opt": "/usr/lib/llvm-22/bin/mlir-opt",
+        "fuel-opt": os.path.join(args.llvm_bin, "mlir-opt"),
         "vk-run": os.path.join(args.build, "bin", "fuel-bench-vk-run"),
         "row-kernels": os.path.join(args.build, "bin", "fuel-bench-row-kernels"),
-        "mlir-translate": "/usr/lib/llvm-22/bin/mlir-translate",
+        "mlir-translate": os.path.join(args.llvm_bin, "mlir-translate"),
     }
     for name, path in tools.items():
         if not os.path.exists(path):
@@ -211,42 +236,58 @@ def main():
             b.tofile(pb)
             ref = a.astype(np.float64) @ b.astype(np.float64)
             times, err = [], 0.0
-            for sched in (os.path.join(ROOT, "kernels", "schedules", "vulkan", "matmul_tiled.mlir"),
-                          os.path.join(HERE, "matmul_naive.mlir")):
+            scheds = [os.path.join(ROOT, "kernels", "schedules", "vulkan", "matmul_tiled.mlir")]
+            if not args.check:
+                scheds.append(os.path.join(HERE, "matmul_naive.mlir"))
+            for sched in scheds:
                 spv = matmul_kernel(tools, sched, n, tm, tn, tk, work, "mm%d" % len(times))
                 t = time_kernel(tools, spv, "mm_kernel", (n // tn, n // tm, 1), args.reps,
                                 ["%s:%d:in" % (pa, a.nbytes), "%s:%d:in" % (pb, b.nbytes), "%s:%d" % (pc, n * n * 4)])
                 c = np.fromfile(pc + ".out", dtype=np.float32).reshape(n, n)
                 err = max(err, float(np.abs(c - ref).max() / np.abs(ref).max()))
                 times.append(t)
-            print("%-22s %12.2f %12.2f %8.2f %10.2e" % ("matmul %d^3" % n, times[0] / 1e3, times[1] / 1e3, times[1] / times[0], err))
+            if args.check:
+                print("%-22s %12.2f %12s %8s %10.2e" % ("matmul %d^3" % n, times[0] / 1e3, "-", "-", err))
+            else:
+                print("%-22s %12.2f %12.2f %8.2f %10.2e" % ("matmul %d^3" % n, times[0] / 1e3, times[1] / 1e3, times[1] / times[0], err))
             if err > 1e-5:
                 sys.exit("matmul %d: result differs from numpy" % n)
 
-        rows, cols = 256, 1024
-        x = (rng.standard_normal((rows, cols)) * 3).astype(np.float32)
-        px, py = os.path.join(work, "X.bin"), os.path.join(work, "Y.bin")
-        x.tofile(px)
-        x64 = x.astype(np.float64)
-        e = np.exp(x64 - x64.max(1, keepdims=True))
-        refs = {"softmax": e / e.sum(1, keepdims=True), "sum": x64.sum(1)}
-        for kind in ("softmax", "sum"):
-            out_bytes = rows * cols * 4 if kind == "softmax" else rows * 4
-            fast = os.path.join(work, kind + ".fast.spv")
-            wg = int(run([tools["row-kernels"], kind, str(rows), str(cols), str(sg), str(args.shared),
-                          str(args.max_invocations), fast]).split()[-1])
-            t_fast = time_kernel(tools, fast, "row", (rows, 1, 1), args.reps,
-                                 ["%s:%d:in" % (px, x.nbytes), "%s:%d" % (py, out_bytes)])
-            y = np.fromfile(py + ".out", dtype=np.float32)
-            err = float(np.abs(y - refs[kind].reshape(-1)).max() / np.abs(refs[kind]).max())
+        shapes = [(7, 13), (5, 1021), (3, 1)] if args.check else [(256, 1024)]
+        for rows, cols in shapes:
+            check_rows(tools, args, rng, work, rows, cols, sg)
+
+
+def check_rows(tools, args, rng, work, rows, cols, sg):
+    x = (rng.standard_normal((rows, cols)) * 3).astype(np.float32)
+    px, py = os.path.join(work, "X.bin"), os.path.join(work, "Y.bin")
+    x.tofile(px)
+    x64 = x.astype(np.float64)
+    e = np.exp(x64 - x64.max(1, keepdims=True))
+    refs = {"softmax": e / e.sum(1, keepdims=True), "sum": x64.sum(1),
+            "max": x64.max(1), "min": x64.min(1)}
+    kinds = ("softmax", "sum", "max", "min") if args.check else ("softmax", "sum")
+    for kind in kinds:
+        out_bytes = rows * cols * 4 if kind == "softmax" else rows * 4
+        fast = os.path.join(work, kind + ".fast.spv")
+        wg = int(run([tools["row-kernels"], kind, str(rows), str(cols), str(sg), str(args.shared),
+                      str(args.max_invocations), fast]).split()[-1])
+        t_fast = time_kernel(tools, fast, "row", (rows, 1, 1), args.reps,
+                             ["%s:%d:in" % (px, x.nbytes), "%s:%d" % (py, out_bytes)])
+        y = np.fromfile(py + ".out", dtype=np.float32)
+        err = float(np.abs(y - refs[kind].reshape(-1)).max() / np.abs(refs[kind]).max())
+        label = "%s %dx%d (wg %d)" % (kind, rows, cols, wg)
+        if args.check:
+            print("%-22s %12.2f %12s %8s %10.2e" % (label, t_fast / 1e3, "-", "-", err))
+        else:
             base = to_spv(tools, naive_row_kernel(kind, rows, cols, sg), work, kind + ".base")
             t_base = time_kernel(tools, base, "row", (rows // sg, 1, 1), args.reps,
                                  ["%s:%d:in" % (px, x.nbytes), "%s:%d" % (py, out_bytes)])
             y = np.fromfile(py + ".out", dtype=np.float32)
             err = max(err, float(np.abs(y - refs[kind].reshape(-1)).max() / np.abs(refs[kind]).max()))
-            print("%-22s %12.2f %12.2f %8.2f %10.2e" % ("%s %dx%d (wg %d)" % (kind, rows, cols, wg), t_fast / 1e3, t_base / 1e3, t_base / t_fast, err))
-            if err > 1e-5:
-                sys.exit("%s: result differs from numpy" % kind)
+            print("%-22s %12.2f %12.2f %8.2f %10.2e" % (label, t_fast / 1e3, t_base / 1e3, t_base / t_fast, err))
+        if err > 1e-5:
+            sys.exit("%s %dx%d: result differs from numpy" % (kind, rows, cols))
 
 
 if __name__ == "__main__":

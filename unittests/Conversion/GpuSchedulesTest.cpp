@@ -59,10 +59,15 @@ fuel::plan::GpuLimits wide() {
   return l;
 }
 
-const char *kTargetEnv =
-    "#spirv.target_env<#spirv.vce<v1.3, [Shader, GroupNonUniform, "
-    "GroupNonUniformArithmetic], [SPV_KHR_storage_buffer_storage_class]>, "
-    "api=Vulkan, #spirv.resource_limits<>>";
+// The target env of a device with these limits: gpu.shuffle lowers only
+// with the env's subgroup size equal to its width.
+std::string targetEnv(const fuel::plan::GpuLimits &limits) {
+  return "#spirv.target_env<#spirv.vce<v1.3, [Shader, GroupNonUniform, "
+         "GroupNonUniformArithmetic, GroupNonUniformShuffle], "
+         "[SPV_KHR_storage_buffer_storage_class]>, "
+         "api=Vulkan, #spirv.resource_limits<subgroup_size = " +
+         std::to_string(limits.subgroupSize) + ">>";
+}
 
 class GpuSchedules : public ::testing::Test {
 protected:
@@ -90,7 +95,7 @@ protected:
     OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
     (*module)->setAttr("gpu.container_module", b.getUnitAttr());
     (*module)->setAttr(spirv::getTargetEnvAttrName(),
-                       parseAttribute(kTargetEnv, &ctx));
+                       parseAttribute(targetEnv(limits), &ctx));
     b.setInsertionPointToEnd(module->getBody());
     auto gm = gpu::GPUModuleOp::create(b, loc, "kernels");
     FailureOr<gpu::GPUFuncOp> fn = fuel::gpu::buildRowKernel(

@@ -34,9 +34,9 @@ namespace fuel::gpu {
 enum class RowKernelKind {
   /// out[r] = sum over c of in[r][c].
   Sum,
-  /// out[r] = max over c (maximumf; GroupNonUniformFMax).
+  /// out[r] = max over c (maximumf).
   Max,
-  /// out[r] = min over c (minimumf; GroupNonUniformFMin).
+  /// out[r] = min over c (minimumf).
   Min,
   /// out[r][c] = exp(in[r][c] - max_r) / sum_c exp(in[r][c] - max_r).
   Softmax,
@@ -51,9 +51,10 @@ enum class RowKernelKind {
 /// more than one subgroup, lane 0 of each writes its result to workgroup
 /// memory (memory space 3), a barrier, and every subgroup folds those
 /// results with a second subgroup reduction, so that every invocation holds
-/// the row's result. The element type must be f32 or f16; `math.exp` is
-/// left for the pipeline's polynomial approximation. Fails (with a
-/// diagnostic at `loc`) on a shape or tiling the kernel cannot take.
+/// the row's result. The subgroup size must be a power of two (Vulkan's are),
+/// the element type f32 or f16; `math.exp` is left for the pipeline's
+/// polynomial approximation. Fails (with a diagnostic at `loc`) on a shape or
+/// tiling the kernel cannot take.
 mlir::FailureOr<mlir::gpu::GPUFuncOp> buildRowKernel(
     mlir::OpBuilder &builder, mlir::Location loc, mlir::gpu::GPUModuleOp module,
     llvm::StringRef name, RowKernelKind kind, int64_t rows, int64_t cols,

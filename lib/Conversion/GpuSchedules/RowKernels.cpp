@@ -53,6 +53,12 @@ Value combine(OpBuilder &b, Location loc, gpu::AllReduceOperation op, Value x,
   }
 }
 
+/// Folds `v` over the subgroup: GroupNonUniformFAdd / FMax / FMin Reduce.
+Value subgroupFold(OpBuilder &b, Location loc, gpu::AllReduceOperation op,
+                   Value v) {
+  return gpu::SubgroupReduceOp::create(b, loc, v, op, /*uniform=*/false);
+}
+
 class RowKernelBuilder {
 public:
   RowKernelBuilder(OpBuilder &b, Location loc, RowKernelKind kind, int64_t cols,
@@ -107,22 +113,44 @@ private:
   /// Folds the row (exp(x - shift) when `shift` is given) into a value every
   /// invocation of the workgroup holds.
   Value reduceRow(Value in, Folder f, Value shift) {
+    // Every invocation runs the same ceil(cols / W) >= 1 steps, reading
+    // column tid + i * W clamped to the row (a column past the end is
+    // dropped by a select for a sum; max and min are idempotent, so the
+    // clamped repeat is harmless). No invocation runs a loop of zero trips:
+    // the SPIR-V lowering of scf.for carries its results in variables the
+    // body stores, so a loop that never runs yields 0, not its init (which
+    // the runs on lavapipe against numpy showed for max over rows shorter
+    // than the workgroup).
+    const bool idempotent = f.op != gpu::AllReduceOperation::ADD;
     Value identity = constant(f.identity);
-    auto loop =
-        scf::ForOp::create(b, loc, tid, end, step, ValueRange{identity});
+    int64_t width = tiling.workgroupSize;
+    Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+    Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+    Value trips =
+        arith::ConstantIndexOp::create(b, loc, (cols + width - 1) / width);
+    Value last = arith::ConstantIndexOp::create(b, loc, cols - 1);
+    auto loop = scf::ForOp::create(b, loc, c0, trips, c1, ValueRange{identity});
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(loop.getBody());
-      Value c = loop.getInductionVar();
-      Value x = memref::LoadOp::create(b, loc, in, ValueRange{row, c});
+      Value c = arith::AddIOp::create(
+          b, loc, tid,
+          arith::MulIOp::create(b, loc, loop.getInductionVar(), step));
+      Value col = arith::MinUIOp::create(b, loc, c, last);
+      Value x = memref::LoadOp::create(b, loc, in, ValueRange{row, col});
       if (shift)
         x = math::ExpOp::create(b, loc,
                                 arith::SubFOp::create(b, loc, x, shift));
-      scf::YieldOp::create(
-          b, loc, combine(b, loc, f.op, loop.getRegionIterArgs()[0], x));
+      Value acc = loop.getRegionIterArgs()[0];
+      Value next = combine(b, loc, f.op, acc, x);
+      if (!idempotent) {
+        Value inRow =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c, end);
+        next = arith::SelectOp::create(b, loc, inRow, next, acc);
+      }
+      scf::YieldOp::create(b, loc, next);
     }
-    Value partial = gpu::SubgroupReduceOp::create(b, loc, loop.getResult(0),
-                                                  f.op, /*uniform=*/false);
+    Value partial = subgroupFold(b, loc, f.op, loop.getResult(0));
     if (tiling.subgroups == 1)
       return partial;
     // The subgroups' results through workgroup memory; a fresh buffer per
@@ -132,7 +160,6 @@ private:
                         MemRefLayoutAttrInterface(),
                         b.getI64IntegerAttr(kWorkgroupMemorySpace));
     Value shared = memref::AllocOp::create(b, loc, sharedType);
-    Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
     Value lane0 =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, c0);
     {
@@ -142,6 +169,13 @@ private:
       memref::StoreOp::create(b, loc, partial, shared, ValueRange{subgroup});
     }
     gpu::BarrierOp::create(b, loc);
+    if (idempotent) {
+      Value lastSubgroup =
+          arith::ConstantIndexOp::create(b, loc, tiling.subgroups - 1);
+      Value index = arith::MinUIOp::create(b, loc, lane, lastSubgroup);
+      Value v = memref::LoadOp::create(b, loc, shared, ValueRange{index});
+      return subgroupFold(b, loc, f.op, v);
+    }
     Value n = arith::ConstantIndexOp::create(b, loc, tiling.subgroups);
     Value inRange =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane, n);
@@ -155,8 +189,7 @@ private:
       b.setInsertionPointToStart(ifOp.elseBlock());
       scf::YieldOp::create(b, loc, identity);
     }
-    return gpu::SubgroupReduceOp::create(b, loc, ifOp.getResult(0), f.op,
-                                         /*uniform=*/false);
+    return subgroupFold(b, loc, f.op, ifOp.getResult(0));
   }
 
   OpBuilder &b;
@@ -182,7 +215,8 @@ FailureOr<gpu::GPUFuncOp> fuel::gpu::buildRowKernel(
                           << elementType << " is not f32 or f16";
   if (!tiling.subgroupSize || !tiling.subgroups ||
       tiling.workgroupSize != tiling.subgroupSize * tiling.subgroups ||
-      tiling.subgroups > tiling.subgroupSize)
+      tiling.subgroups > tiling.subgroupSize ||
+      (tiling.subgroupSize & (tiling.subgroupSize - 1)))
     return emitError(loc) << "row kernel '" << name << "': tiling of "
                           << tiling.subgroups << " subgroups of "
                           << tiling.subgroupSize << " in a workgroup of "
