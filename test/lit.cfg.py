@@ -16,6 +16,10 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.fuel_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
+# The schedule files (kernels/schedules), for tests that load one directly.
+config.substitutions.append(
+    ("%fuel_schedules", os.path.join(config.fuel_src_root, "kernels", "schedules"))
+)
 # Topology files of the tests: explicit machines, never the one running them.
 config.substitutions.append(
     ("%topologies", os.path.join(config.fuel_src_root, "test", "topologies"))

@@ -1,0 +1,77 @@
+//===- GpuTiling.h - GPU schedule parameters from device limits -*- C++ -*-===//
+//
+// The tile sizes and reduction widths of the fast Vulkan schedules
+// (kernels/schedules/vulkan/, docs/LOWERING.md "Vulkan", "Fast
+// schedules"), chosen from a device's GpuLimits (the topology's
+// `gpu_limits`): never a fixed warp width or shared-memory size. Each
+// chooser is a pure function of the limits and the shape, so one topology
+// always gives the same schedule.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUEL_TARGET_GPUTILING_H
+#define FUEL_TARGET_GPUTILING_H
+
+#include "fuel/Planner/Topology.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+
+namespace fuel::target {
+
+/// The shared-memory matmul schedule (kernels/schedules/vulkan/
+/// matmul_tiled.mlir): a workgroup of tileN x tileM invocations computes a
+/// tileM x tileN tile of C, one element per invocation, walking K in panels
+/// of tileK held in workgroup memory.
+struct MatmulTiling {
+  uint32_t tileM = 0;
+  uint32_t tileN = 0;
+  uint32_t tileK = 0;
+  /// The workgroup size (x, y, z): x runs along N, y along M.
+  uint32_t workgroupSize[3] = {0, 0, 0};
+  /// Workgroup memory the two panels take: (tileM + tileN) * tileK elements.
+  uint64_t sharedBytes = 0;
+  /// True when M, N and K are multiples of the tiles, which the schedule
+  /// needs; other shapes take the per-element schedule.
+  bool divides = false;
+};
+
+/// Chooses the matmul tiles for C[M][N] += A[M][K] * B[K][N]: tileN the
+/// smallest multiple of the subgroup size that is at least 16 (whole
+/// subgroups along a row of C), tileM the largest power of two up to 16
+/// with tileM * tileN invocations within the workgroup limits, tileK the
+/// largest power of two up to 64 whose two panels fit in the shared memory.
+/// An error names the limit that is missing (0) or too small.
+llvm::Expected<MatmulTiling> chooseMatmulTiling(const plan::GpuLimits &limits,
+                                                uint64_t m, uint64_t n,
+                                                uint64_t k,
+                                                unsigned elementBytes = 4);
+
+/// The subgroup reduction schedule of a row reduction or softmax
+/// (lib/Conversion/GpuSchedules): one workgroup per row of `cols`
+/// elements, `subgroups` subgroups of `subgroupSize` invocations; each
+/// invocation folds a strided part of the row, a subgroup reduction
+/// (GroupNonUniform) folds each subgroup, and the first subgroup folds the
+/// subgroups' results from workgroup memory.
+struct ReductionTiling {
+  uint32_t subgroupSize = 0;
+  uint32_t subgroups = 0;
+  /// subgroupSize * subgroups.
+  uint32_t workgroupSize = 0;
+  /// Workgroup memory for the subgroups' results.
+  uint64_t sharedBytes = 0;
+};
+
+/// Chooses the reduction width for rows of `cols` elements: as many
+/// subgroups as the row fills, at most the subgroup size (so one subgroup
+/// reduction folds their results), with at most 256 and at most the
+/// device's maximum invocations per workgroup. An error names the limit
+/// that is missing (0) or too small.
+llvm::Expected<ReductionTiling>
+chooseReductionTiling(const plan::GpuLimits &limits, uint64_t cols,
+                      unsigned elementBytes = 4);
+
+} // namespace fuel::target
+
+#endif // FUEL_TARGET_GPUTILING_H

@@ -1,0 +1,106 @@
+//===- GpuTiling.cpp - GPU schedule parameters from device limits ---------===//
+//
+// See GpuTiling.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Target/GpuTiling.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace fuel;
+using namespace fuel::target;
+
+namespace {
+
+llvm::Error missing(llvm::StringRef field) {
+  return llvm::createStringError(
+      llvm::formatv("the device's gpu_limits give no '{0}' (0 = unknown); "
+                    "the Vulkan schedules need it",
+                    field)
+          .str());
+}
+
+// The workgroup extent a dimension allows: its own limit when known, else
+// only the total.
+uint64_t dimLimit(const plan::GpuLimits &limits, unsigned dim) {
+  return limits.maxWorkgroupSize[dim] ? limits.maxWorkgroupSize[dim]
+                                      : limits.maxWorkgroupInvocations;
+}
+
+} // namespace
+
+llvm::Expected<MatmulTiling>
+fuel::target::chooseMatmulTiling(const plan::GpuLimits &limits, uint64_t m,
+                                 uint64_t n, uint64_t k,
+                                 unsigned elementBytes) {
+  if (!limits.subgroupSize)
+    return missing("subgroup_size");
+  if (!limits.maxWorkgroupInvocations)
+    return missing("max_workgroup_invocations");
+  if (!limits.sharedMemoryBytes)
+    return missing("shared_memory_bytes");
+  if (!elementBytes)
+    return llvm::createStringError("matmul tiling: element size 0");
+
+  MatmulTiling t;
+  const uint64_t sg = limits.subgroupSize;
+  uint64_t tileN = ((16 + sg - 1) / sg) * sg;
+  if (tileN > limits.maxWorkgroupInvocations || tileN > dimLimit(limits, 0))
+    return llvm::createStringError(llvm::formatv(
+        "matmul tiling: a row of {0} invocations (whole subgroups of {1}) "
+        "exceeds the device's workgroup limits",
+        tileN, sg));
+  uint64_t tileM = 16;
+  while (tileM > 1 && (tileM * tileN > limits.maxWorkgroupInvocations ||
+                       tileM > dimLimit(limits, 1)))
+    tileM /= 2;
+  uint64_t tileK = 64;
+  while (tileK > 1 &&
+         (tileM + tileN) * tileK * elementBytes > limits.sharedMemoryBytes)
+    tileK /= 2;
+  if ((tileM + tileN) * tileK * elementBytes > limits.sharedMemoryBytes)
+    return llvm::createStringError(llvm::formatv(
+        "matmul tiling: {0} bytes of shared memory cannot hold one column "
+        "of a {1} x {2} tile",
+        limits.sharedMemoryBytes, tileM, tileN));
+
+  t.tileM = static_cast<uint32_t>(tileM);
+  t.tileN = static_cast<uint32_t>(tileN);
+  t.tileK = static_cast<uint32_t>(tileK);
+  t.workgroupSize[0] = t.tileN;
+  t.workgroupSize[1] = t.tileM;
+  t.workgroupSize[2] = 1;
+  t.sharedBytes = (tileM + tileN) * tileK * elementBytes;
+  t.divides = m && n && k && m % tileM == 0 && n % tileN == 0 && k % tileK == 0;
+  return t;
+}
+
+llvm::Expected<ReductionTiling>
+fuel::target::chooseReductionTiling(const plan::GpuLimits &limits,
+                                    uint64_t cols, unsigned elementBytes) {
+  if (!limits.subgroupSize)
+    return missing("subgroup_size");
+  if (!limits.maxWorkgroupInvocations)
+    return missing("max_workgroup_invocations");
+  if (!limits.sharedMemoryBytes)
+    return missing("shared_memory_bytes");
+  const uint64_t sg = limits.subgroupSize;
+  const uint64_t maxInvocations = std::min<uint64_t>(
+      {256, limits.maxWorkgroupInvocations, dimLimit(limits, 0)});
+  if (sg > maxInvocations)
+    return llvm::createStringError(llvm::formatv(
+        "reduction tiling: a subgroup of {0} exceeds the workgroup limit of "
+        "{1} invocations",
+        sg, maxInvocations));
+  uint64_t subgroups = std::max<uint64_t>(1, (cols + sg - 1) / sg);
+  subgroups = std::min<uint64_t>({subgroups, sg, maxInvocations / sg});
+  if (subgroups * elementBytes > limits.sharedMemoryBytes)
+    subgroups = std::max<uint64_t>(1, limits.sharedMemoryBytes / elementBytes);
+  ReductionTiling t;
+  t.subgroupSize = static_cast<uint32_t>(sg);
+  t.subgroups = static_cast<uint32_t>(subgroups);
+  t.workgroupSize = static_cast<uint32_t>(sg * subgroups);
+  t.sharedBytes = subgroups * elementBytes;
+  return t;
+}

@@ -1,0 +1,144 @@
+//===- GpuTilingTest.cpp - Tests of the GPU schedule parameters -----------===//
+//
+// The tiles and reduction widths chosen from lavapipe's limits, from a
+// device with 32-wide subgroups and from tight limits, the divisibility
+// flag, and the errors naming a missing or too small limit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Target/GpuTiling.h"
+
+#include <gtest/gtest.h>
+
+using namespace fuel;
+using namespace fuel::target;
+
+namespace {
+
+// Mesa lavapipe 22.3 as vulkaninfo reports it.
+plan::GpuLimits lavapipe() {
+  plan::GpuLimits l;
+  l.subgroupSize = 8;
+  l.sharedMemoryBytes = 32768;
+  l.maxWorkgroupInvocations = 1024;
+  l.maxWorkgroupSize[0] = l.maxWorkgroupSize[1] = l.maxWorkgroupSize[2] = 1024;
+  l.minStorageBufferOffsetAlignment = 16;
+  l.maxPushConstantsBytes = 128;
+  return l;
+}
+
+// A desktop GPU with 32-wide subgroups and 48 KiB of shared memory.
+plan::GpuLimits wide() {
+  plan::GpuLimits l = lavapipe();
+  l.subgroupSize = 32;
+  l.sharedMemoryBytes = 49152;
+  l.maxWorkgroupSize[2] = 64;
+  return l;
+}
+
+std::string message(llvm::Error e) { return llvm::toString(std::move(e)); }
+
+TEST(GpuTiling, MatmulOnLavapipe) {
+  llvm::Expected<MatmulTiling> t = chooseMatmulTiling(lavapipe(), 128, 256, 64);
+  ASSERT_TRUE(bool(t)) << message(t.takeError());
+  EXPECT_EQ(t->tileM, 16u);
+  EXPECT_EQ(t->tileN, 16u);
+  EXPECT_EQ(t->tileK, 64u);
+  EXPECT_EQ(t->workgroupSize[0], 16u);
+  EXPECT_EQ(t->workgroupSize[1], 16u);
+  EXPECT_EQ(t->workgroupSize[2], 1u);
+  EXPECT_EQ(t->sharedBytes, (16u + 16u) * 64u * 4u);
+  EXPECT_TRUE(t->divides);
+}
+
+TEST(GpuTiling, MatmulFollowsTheSubgroupSize) {
+  llvm::Expected<MatmulTiling> t = chooseMatmulTiling(wide(), 128, 256, 64);
+  ASSERT_TRUE(bool(t)) << message(t.takeError());
+  EXPECT_EQ(t->tileN, 32u);
+  EXPECT_EQ(t->tileM, 16u);
+  EXPECT_EQ(t->tileK, 64u);
+  // N = 16 is a tile on lavapipe, not with 32-wide subgroups.
+  EXPECT_TRUE(chooseMatmulTiling(lavapipe(), 16, 16, 64)->divides);
+  EXPECT_FALSE(chooseMatmulTiling(wide(), 16, 16, 64)->divides);
+}
+
+TEST(GpuTiling, MatmulPrimeSizesDoNotDivide) {
+  for (uint64_t m : {1u, 7u, 127u, 131u}) {
+    llvm::Expected<MatmulTiling> t = chooseMatmulTiling(lavapipe(), m, 64, 64);
+    ASSERT_TRUE(bool(t)) << message(t.takeError());
+    EXPECT_FALSE(t->divides) << m;
+  }
+  EXPECT_FALSE(chooseMatmulTiling(lavapipe(), 64, 64, 97)->divides);
+  EXPECT_FALSE(chooseMatmulTiling(lavapipe(), 0, 64, 64)->divides);
+}
+
+TEST(GpuTiling, MatmulShrinksToTheLimits) {
+  plan::GpuLimits l = lavapipe();
+  l.maxWorkgroupInvocations = 64;
+  l.sharedMemoryBytes = 1024;
+  llvm::Expected<MatmulTiling> t = chooseMatmulTiling(l, 64, 64, 64);
+  ASSERT_TRUE(bool(t)) << message(t.takeError());
+  EXPECT_EQ(t->tileN, 16u);
+  EXPECT_EQ(t->tileM, 4u);
+  // (4 + 16) * tileK * 4 <= 1024: tileK = 8.
+  EXPECT_EQ(t->tileK, 8u);
+  EXPECT_LE(t->sharedBytes, 1024u);
+  EXPECT_LE(uint64_t(t->tileM) * t->tileN, 64u);
+}
+
+TEST(GpuTiling, MatmulErrorsNameTheLimit) {
+  plan::GpuLimits l = lavapipe();
+  l.subgroupSize = 0;
+  EXPECT_NE(message(chooseMatmulTiling(l, 16, 16, 16).takeError())
+                .find("subgroup_size"),
+            std::string::npos);
+  l = lavapipe();
+  l.sharedMemoryBytes = 0;
+  EXPECT_NE(message(chooseMatmulTiling(l, 16, 16, 16).takeError())
+                .find("shared_memory_bytes"),
+            std::string::npos);
+  l = lavapipe();
+  l.maxWorkgroupInvocations = 8;
+  EXPECT_NE(message(chooseMatmulTiling(l, 16, 16, 16).takeError())
+                .find("exceeds the device's workgroup limits"),
+            std::string::npos);
+  l = lavapipe();
+  l.sharedMemoryBytes = 64;
+  EXPECT_NE(message(chooseMatmulTiling(l, 16, 16, 16).takeError())
+                .find("shared memory"),
+            std::string::npos);
+}
+
+TEST(GpuTiling, ReductionWidths) {
+  // 1024 columns on lavapipe: 8 subgroups of 8.
+  llvm::Expected<ReductionTiling> t = chooseReductionTiling(lavapipe(), 1024);
+  ASSERT_TRUE(bool(t)) << message(t.takeError());
+  EXPECT_EQ(t->subgroupSize, 8u);
+  EXPECT_EQ(t->subgroups, 8u);
+  EXPECT_EQ(t->workgroupSize, 64u);
+  EXPECT_EQ(t->sharedBytes, 32u);
+  // 32-wide subgroups: at most 256 invocations, 8 subgroups.
+  t = chooseReductionTiling(wide(), 1024);
+  ASSERT_TRUE(bool(t)) << message(t.takeError());
+  EXPECT_EQ(t->subgroups, 8u);
+  EXPECT_EQ(t->workgroupSize, 256u);
+  // Short rows: only the subgroups the row fills.
+  EXPECT_EQ(chooseReductionTiling(lavapipe(), 13)->subgroups, 2u);
+  EXPECT_EQ(chooseReductionTiling(lavapipe(), 1)->subgroups, 1u);
+  EXPECT_EQ(chooseReductionTiling(wide(), 13)->subgroups, 1u);
+}
+
+TEST(GpuTiling, ReductionErrorsNameTheLimit) {
+  plan::GpuLimits l = lavapipe();
+  l.subgroupSize = 0;
+  EXPECT_NE(
+      message(chooseReductionTiling(l, 64).takeError()).find("subgroup_size"),
+      std::string::npos);
+  l = lavapipe();
+  l.maxWorkgroupInvocations = 4;
+  EXPECT_NE(message(chooseReductionTiling(l, 64).takeError())
+                .find("exceeds the workgroup limit"),
+            std::string::npos);
+}
+
+} // namespace
