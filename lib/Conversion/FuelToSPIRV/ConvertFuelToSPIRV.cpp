@@ -228,22 +228,13 @@ struct ConvertFuelToSPIRVPass
     SmallVector<int64_t> lbs, counts, steps;
     int64_t iterations = 1;
     if (forall) {
-      for (auto [lb, ub, step] :
-           llvm::zip(forall.getMixedLowerBound(), forall.getMixedUpperBound(),
-                     forall.getMixedStep())) {
-        std::optional<int64_t> l = getConstantIntValue(lb);
-        std::optional<int64_t> u = getConstantIntValue(ub);
-        std::optional<int64_t> s = getConstantIntValue(step);
-        if (!l || !u || !s || *s <= 0)
-          return kernel.emitError()
-                 << "kernel " << describeKernel(kernel)
-                 << ": the scf.forall of a vulkan kernel needs static bounds "
-                    "and positive steps";
-        lbs.push_back(*l);
-        steps.push_back(*s);
-        counts.push_back(std::max<int64_t>(0, (*u - *l + *s - 1) / *s));
-        iterations *= counts.back();
-      }
+      FailureOr<VulkanForallSpace> space = getVulkanForallSpace(kernel, forall);
+      if (failed(space))
+        return failure();
+      lbs = space->lowerBounds;
+      steps = space->steps;
+      counts = space->counts;
+      iterations = space->iterations;
       if (iterations > std::numeric_limits<int32_t>::max())
         return kernel.emitError()
                << "kernel " << describeKernel(kernel) << " runs " << iterations

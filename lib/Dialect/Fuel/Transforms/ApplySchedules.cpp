@@ -572,20 +572,11 @@ struct ApplySchedulesPass
              << " outermost scf.forall loops; a vulkan kernel runs one";
     int64_t iterations = 1;
     if (!outermost.empty()) {
-      scf::ForallOp forall = outermost.front();
-      for (auto [lb, ub, step] :
-           llvm::zip(forall.getMixedLowerBound(), forall.getMixedUpperBound(),
-                     forall.getMixedStep())) {
-        std::optional<int64_t> l = getConstantIntValue(lb);
-        std::optional<int64_t> u = getConstantIntValue(ub);
-        std::optional<int64_t> s = getConstantIntValue(step);
-        if (!l || !u || !s || *s <= 0)
-          return kernel.emitError()
-                 << "kernel " << describeKernel(kernel)
-                 << ": the scf.forall of a vulkan kernel needs static bounds "
-                    "and positive steps";
-        iterations *= std::max<int64_t>(0, (*u - *l + *s - 1) / *s);
-      }
+      FailureOr<VulkanForallSpace> space =
+          getVulkanForallSpace(kernel, outermost.front());
+      if (failed(space))
+        return failure();
+      iterations = space->iterations;
     }
     Builder b(&getContext());
     int64_t size = outermost.empty() ? 1 : workgroupSize;

@@ -3,7 +3,8 @@
 // What the Vulkan code-generation stages (fuel-apply-schedules,
 // convert-fuel-to-spirv) share: the one place where a kernel's workgroup
 // size is derived from the device's limits (GpuLimits, the topology), with
-// the conservative defaults used where the topology gives none.
+// the conservative defaults used where the topology gives none, and the
+// static iteration space of a kernel's workgroup scf.forall.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,10 +13,20 @@
 
 #include "fuel/Planner/Topology.h"
 
+#include "mlir/Support/LLVM.h"
+
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <algorithm>
 #include <cstdint>
+
+namespace mlir {
+class Operation;
+namespace scf {
+class ForallOp;
+} // namespace scf
+} // namespace mlir
 
 namespace mlir::fuel {
 
@@ -64,6 +75,20 @@ inline uint32_t vulkanWorkgroupSize(const ::fuel::plan::GpuLimits *limits) {
     size -= size % limits->subgroupSize;
   return std::max<uint32_t>(size, 1);
 }
+
+/// The iteration space of a vulkan kernel's workgroup `scf.forall`, which
+/// runs one invocation per iteration: per dimension its lower bound, step
+/// and trip count (0 for an empty range), and the product of the counts.
+struct VulkanForallSpace {
+  SmallVector<int64_t> lowerBounds, steps, counts;
+  int64_t iterations = 1;
+};
+
+/// The iteration space of `forall` in `kernel`; fails, with the error at
+/// `kernel`, when a bound or step is not a constant or a step is not
+/// positive.
+FailureOr<VulkanForallSpace> getVulkanForallSpace(Operation *kernel,
+                                                  scf::ForallOp forall);
 
 } // namespace mlir::fuel
 
