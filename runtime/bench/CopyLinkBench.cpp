@@ -1,0 +1,202 @@
+//===- CopyLinkBench.cpp - Copy latency and bandwidth per device pair -----===//
+//
+// Times copies cpu->vulkan:0 (Device::write from a CPU-device buffer, as a
+// session's copy does), vulkan:0->cpu (Device::read) and vulkan:0->vulkan:0
+// (Device::copy) over sizes from 4 KiB to 64 MiB, the median of several
+// repetitions per size, and fits `latency + bytes / bandwidth` to each pair
+// with fitLink (LinkFit.h). Prints per pair every size's median, the fitted
+// time and the residual, then the fit, and the fit over the sizes of 1 MiB
+// and more alone. Checks that the bytes arrive. With --quick: 4 KiB to
+// 4 MiB, fewer repetitions (the ctest). With --staging: write() and read()
+// staged through a host-visible buffer even where device memory is
+// host-visible (VulkanDeviceOptions::forceStaging), the path of a discrete
+// GPU. Exits 77 with the reason when there is no Vulkan device (1 under
+// CI=true), 1 when a copy or a fit fails.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CpuDevice.h"
+#include "LinkFit.h"
+#include "VulkanDevice.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace fuel::rt;
+
+namespace {
+
+[[noreturn]] void die(const std::string &what, const Status &s) {
+  std::fprintf(stderr, "fuel-bench-copy-links: %s: %s\n", what.c_str(),
+               s.message().c_str());
+  std::exit(1);
+}
+
+double medianNs(int reps, const std::function<Status()> &copy,
+                const std::string &what) {
+  Status warm = copy();
+  if (!warm.isOk())
+    die(what, warm);
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) {
+    uint64_t t0 = monotonicNs();
+    Status s = copy();
+    uint64_t t1 = monotonicNs();
+    if (!s.isOk())
+      die(what, s);
+    t.push_back(double(t1 - t0));
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+std::string human(uint64_t bytes) {
+  char buf[32];
+  if (bytes >= (1u << 20))
+    std::snprintf(buf, sizeof buf, "%llu MiB",
+                  (unsigned long long)(bytes >> 20));
+  else
+    std::snprintf(buf, sizeof buf, "%llu KiB",
+                  (unsigned long long)(bytes >> 10));
+  return buf;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  bool quick = false, staging = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) {
+      quick = true;
+    } else if (std::strcmp(argv[i], "--staging") == 0) {
+      staging = true;
+    } else {
+      std::fprintf(stderr,
+                   "fuel-bench-copy-links: unknown argument '%s' (expected "
+                   "--quick or --staging)\n",
+                   argv[i]);
+      return 1;
+    }
+  }
+  VulkanDeviceOptions vo;
+  vo.pipelineCache = false;
+  vo.forceStaging = staging;
+  auto vkOr = openVulkanDevice(0, vo);
+  if (!vkOr.isOk()) {
+    const char *ci = std::getenv("CI");
+    bool inCi = ci && std::strcmp(ci, "true") == 0;
+    std::printf("%s: no Vulkan device: %s\n", inCi ? "FAIL (CI=true)" : "SKIP",
+                vkOr.status().message().c_str());
+    return inCi ? 1 : 77;
+  }
+  Device &vk = **vkOr;
+  auto cpuOr = CpuDevice::create(CpuDeviceOptions{});
+  if (!cpuOr.isOk())
+    die("opening the cpu device", cpuOr.status());
+  Device &cpu = **cpuOr;
+
+  std::vector<uint64_t> sizes;
+  uint64_t largest = quick ? (4u << 20) : (64u << 20);
+  for (uint64_t b = 4096; b <= largest; b *= 4)
+    sizes.push_back(b);
+
+  auto cpuSrc = cpu.allocate(largest, 64), cpuDst = cpu.allocate(largest, 64);
+  auto vkA = vk.allocate(largest, 64), vkB = vk.allocate(largest, 64);
+  if (!cpuSrc.isOk() || !cpuDst.isOk())
+    die("allocating cpu buffers",
+        cpuSrc.isOk() ? cpuDst.status() : cpuSrc.status());
+  if (!vkA.isOk() || !vkB.isOk())
+    die("allocating vulkan:0 buffers",
+        vkA.isOk() ? vkB.status() : vkA.status());
+  auto *src = static_cast<unsigned char *>(*cpu.hostPointer(*cpuSrc));
+  auto *dst = static_cast<unsigned char *>(*cpu.hostPointer(*cpuDst));
+  for (uint64_t i = 0; i < largest; ++i)
+    src[i] = (unsigned char)(i * 2654435761u >> 13);
+
+  struct Pair {
+    const char *name;
+    std::function<Status(uint64_t)> copy;
+  };
+  std::vector<Pair> pairs = {
+      {"cpu->vulkan:0", [&](uint64_t n) { return vk.write(*vkA, 0, src, n); }},
+      {"vulkan:0->cpu", [&](uint64_t n) { return vk.read(*vkA, 0, dst, n); }},
+      {"vulkan:0->vulkan:0",
+       [&](uint64_t n) { return vk.copy(*vkA, 0, *vkB, 0, n); }},
+  };
+
+  std::printf("device: %s%s; %s to %s, median of repetitions per size\n",
+              vk.info().name.c_str(), staging ? ", staged" : "",
+              human(sizes.front()).c_str(), human(sizes.back()).c_str());
+  int failed = 0;
+  for (const Pair &p : pairs) {
+    std::vector<LinkSample> samples;
+    for (uint64_t n : sizes) {
+      int reps = n <= (256u << 10) ? (quick ? 15 : 41) : (quick ? 5 : 9);
+      double ns = medianNs(
+          reps, [&] { return p.copy(n); },
+          std::string(p.name) + " of " + human(n));
+      samples.push_back({n, ns});
+    }
+    LinkFit fit = fitLink(samples);
+    std::printf("\n%s\n  %10s %14s %14s %14s %9s\n", p.name, "bytes",
+                "median ns", "fitted ns", "residual ns", "residual");
+    for (size_t i = 0; i < samples.size(); ++i) {
+      double fitted = fit.ok ? fit.predictNs(samples[i].bytes) : 0;
+      double r = fit.ok ? fit.residualsNs[i] : 0;
+      std::printf("  %10s %14.0f %14.0f %14.0f %8.1f%%\n",
+                  human(samples[i].bytes).c_str(), samples[i].ns, fitted, r,
+                  100 * r / samples[i].ns);
+    }
+    if (!fit.ok) {
+      std::printf("  fit failed: %s\n", fit.error.c_str());
+      ++failed;
+      continue;
+    }
+    std::printf("  fit: latency %.0f ns, bandwidth %.2f GB/s "
+                "(bandwidth_bytes_per_s %llu, latency_ns %.0f), rms relative "
+                "residual %.1f%%\n",
+                fit.latencyNs, fit.bytesPerNs,
+                (unsigned long long)fit.bandwidthBytesPerSecond(),
+                fit.latencyNsClamped(), 100 * fit.rmsRelativeResidual);
+    // Copies that fit in a cache and copies that do not run at different
+    // rates; the large sizes alone are what big tensors see.
+    std::vector<LinkSample> large;
+    for (const LinkSample &sample : samples)
+      if (sample.bytes >= (1u << 20))
+        large.push_back(sample);
+    LinkFit big = fitLink(large);
+    if (big.ok)
+      std::printf("  fit over >= 1 MiB only: latency %.0f ns, bandwidth "
+                  "%.2f GB/s, rms relative residual %.1f%%\n",
+                  big.latencyNs, big.bytesPerNs, 100 * big.rmsRelativeResidual);
+  }
+
+  // The bytes arrive: cpu -> vulkan:0 -> vulkan:0 -> cpu.
+  std::memset(dst, 0, largest);
+  Status s = vk.write(*vkA, 0, src, largest);
+  if (s.isOk())
+    s = vk.copy(*vkA, 0, *vkB, 0, largest);
+  if (s.isOk())
+    s = vk.read(*vkB, 0, dst, largest);
+  if (!s.isOk())
+    die("the round trip", s);
+  if (std::memcmp(src, dst, largest) != 0) {
+    std::printf("FAIL: the round trip cpu->vulkan:0->vulkan:0->cpu of %s "
+                "changed the bytes\n",
+                human(largest).c_str());
+    return 1;
+  }
+  std::printf("\nround trip cpu->vulkan:0->vulkan:0->cpu of %s: bytes "
+              "intact\n",
+              human(largest).c_str());
+  (void)vk.free(*vkA);
+  (void)vk.free(*vkB);
+  (void)cpu.free(*cpuSrc);
+  (void)cpu.free(*cpuDst);
+  return failed ? 1 : 0;
+}
