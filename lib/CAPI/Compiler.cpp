@@ -87,37 +87,23 @@ LogicalResult toCompileOptions(const fuelCompileOptions *options,
   if (options->planOptions && failed(fc::parsePlanningOptions(
                                   options->planOptions, out.planning, message)))
     return failure();
+  // fuelCompileStage k (k >= 1) is CompileStage k - 1, in the same order.
+  static_assert(fuelCompileStagePlanned - 1 ==
+                        static_cast<int>(fc::CompileStage::Planned) &&
+                    fuelCompileStageHost - 1 ==
+                        static_cast<int>(fc::CompileStage::Host) &&
+                    fuelCompileStageSpirv - 1 ==
+                        static_cast<int>(fc::CompileStage::Spirv),
+                "fuelCompileStage and mlir::fuel::CompileStage differ");
   // An int: a C caller may pass any value.
-  switch (static_cast<int>(options->stage)) {
-  case fuelCompileStageExecutable:
-    break;
-  case fuelCompileStagePlanned:
-    stage = fc::CompileStage::Planned;
-    break;
-  case fuelCompileStageOutlined:
-    stage = fc::CompileStage::Outlined;
-    break;
-  case fuelCompileStageKernels:
-    stage = fc::CompileStage::Kernels;
-    break;
-  case fuelCompileStageBufferized:
-    stage = fc::CompileStage::Bufferized;
-    break;
-  case fuelCompileStageHost:
-    stage = fc::CompileStage::Host;
-    break;
-  case fuelCompileStageLlvm:
-    stage = fc::CompileStage::Llvm;
-    break;
-  case fuelCompileStageSpirv:
-    stage = fc::CompileStage::Spirv;
-    break;
-  default:
-    message = "fuelCompileOptions.stage " +
-              std::to_string(static_cast<int>(options->stage)) +
+  int value = static_cast<int>(options->stage);
+  if (value < fuelCompileStageExecutable || value > fuelCompileStageSpirv) {
+    message = "fuelCompileOptions.stage " + std::to_string(value) +
               " is not a fuelCompileStage";
     return failure();
   }
+  if (value != fuelCompileStageExecutable)
+    stage = static_cast<fc::CompileStage>(value - 1);
   return success();
 }
 

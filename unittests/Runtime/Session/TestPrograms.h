@@ -13,6 +13,7 @@
 
 #include "fuel/Runtime/ExecutableWriter.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <iterator>
@@ -217,17 +218,20 @@ inline void buildCopy(ExecutableWriter &w, ElementType dtype,
 ///   1 d = g + b[lead..] on vulkan:0 (b resident there, d an output there)
 ///   2 copy d -> t (cpu arena)                                  vulkan -> cpu
 ///   3 c = t + a on the cpu (fuel_test_vadd)   (a read on both devices)
-/// b's binding starts at `lead` elements rounded down to 256 bytes (the
-/// largest minStorageBufferOffsetAlignment Vulkan allows, so any device
-/// binds it), the remainder passed as the kernel's element offset.
+/// b's binding starts at `lead` elements rounded down to `bindAlign` bytes
+/// (by default 256, the largest minStorageBufferOffsetAlignment Vulkan
+/// allows, so any device binds it), the remainder passed as the kernel's
+/// element offset; the Vulkan arena is aligned to at least 256 bytes.
 inline void buildVulkanMixed(ExecutableWriter &w,
                              const std::vector<uint8_t> &spirv, uint32_t n,
-                             uint32_t lead) {
+                             uint32_t lead, uint64_t bindAlign = 256) {
   uint64_t bytes = uint64_t(n) * 4, leadBytes = uint64_t(lead) * 4;
-  uint64_t boundAt = leadBytes / 256 * 256;
+  uint64_t boundAt = leadBytes / bindAlign * bindAlign;
+  uint64_t arenaAlign = std::max<uint64_t>(256, bindAlign);
   uint32_t cpu = startTestProgram(w, "mixed", bytes, {"fuel_test_vadd"});
-  uint32_t vk =
-      w.addDevice(::fuel::Device::vulkan(0), (bytes + 255) / 256 * 256, 256);
+  uint32_t vk = w.addDevice(::fuel::Device::vulkan(0),
+                            (bytes + arenaAlign - 1) / arenaAlign * arenaAlign,
+                            arenaAlign);
   w.addModule(vk, ModuleFormat::SpirV,
               {{"fuel_vk_vadd", 0, {64, 1, 1}, {{0, 0}, {0, 1}, {0, 2}}}},
               {spirv.data(), spirv.size()});
@@ -236,7 +240,7 @@ inline void buildVulkanMixed(ExecutableWriter &w,
   uint32_t c = w.addOutput("c", ElementType::F32, {int64_t(n)}, cpu);
   uint32_t d = w.addOutput("d", ElementType::F32, {int64_t(n)}, vk);
   uint32_t t = w.addArenaBuffer(cpu, bytes, 0);
-  uint32_t g = w.addArenaBuffer(vk, bytes, 0, 256);
+  uint32_t g = w.addArenaBuffer(vk, bytes, 0, arenaAlign);
   const Program &p = w.program();
   uint32_t ab = p.inputs[a].buffer, bb = p.inputs[b].buffer,
            cb = p.outputs[c].buffer, db = p.outputs[d].buffer;

@@ -92,45 +92,9 @@ TEST_F(VulkanSession, CopiesBothWaysResidentInputOddOffsetOutputFromVulkan) {
   uint64_t bytes = uint64_t(n) * 4;
   uint64_t align = gpu->info().bindingOffsetAlignment;
   ASSERT_GE(align, 1u);
-  uint64_t leadBytes = uint64_t(lead) * 4;
-  uint64_t boundAt = leadBytes / align * align;
-  uint32_t elementOffset = uint32_t((leadBytes - boundAt) / 4);
 
   ExecutableWriter w;
-  uint32_t cpu = startTestProgram(w, "mixed", bytes, {"fuel_test_vadd"});
-  uint64_t arenaAlign = std::max<uint64_t>(256, align);
-  uint32_t vk = w.addDevice(::fuel::Device::vulkan(0),
-                            (bytes + arenaAlign - 1) / arenaAlign * arenaAlign,
-                            arenaAlign);
-  w.addModule(vk, ModuleFormat::SpirV,
-              {{"fuel_vk_vadd", 0, {64, 1, 1}, {{0, 0}, {0, 1}, {0, 2}}}},
-              {spirv.data(), spirv.size()});
-  uint32_t a = w.addInput("a", ElementType::F32, {n}, cpu);
-  uint32_t b = w.addInput("b", ElementType::F32, {n + lead}, vk);
-  uint32_t c = w.addOutput("c", ElementType::F32, {n}, cpu);
-  uint32_t d = w.addOutput("d", ElementType::F32, {n}, vk);
-  uint32_t t = w.addArenaBuffer(cpu, bytes, 0);
-  uint32_t g = w.addArenaBuffer(vk, bytes, 0, arenaAlign);
-  const Program &p = w.program();
-  uint32_t ab = p.inputs[a].buffer, bb = p.inputs[b].buffer,
-           cb = p.outputs[c].buffer, db = p.outputs[d].buffer;
-  // 0: a -> vulkan:0; 1: d = g + b[lead..] there; 2: d -> cpu; 3: c = t + a.
-  w.addCopy({ab, 0, g, 0, bytes}, {},
-            testReport(1, "fuel.copy", "", "copy", 500));
-  w.addDispatch(
-      vkVadd(n, {g, 0, bytes}, {bb, boundAt, bytes + (leadBytes - boundAt)},
-             {db, 0, bytes}, 0, elementOffset, 0),
-      {0},
-      testReport(2, "fuel.add", "vulkan.generated.add_f32", "generated", 3000));
-  w.addCopy({db, 0, t, 0, bytes}, {1},
-            testReport(3, "fuel.copy", "", "copy", 500));
-  Dispatch cpuAdd;
-  cpuAdd.grid = {(n + 127) / 128, 1, 1};
-  cpuAdd.bindings = {{t, 0, bytes}, {ab, 0, bytes}, {cb, 0, bytes}};
-  cpuAdd.pushConstants = {n, 128};
-  w.addDispatch(
-      cpuAdd, {2},
-      testReport(4, "fuel.add", "cpu.generated.add_f32", "generated", 2000));
+  buildVulkanMixed(w, spirv, n, lead, align);
   std::vector<uint8_t> file = finishBytes(w);
   ASSERT_FALSE(file.empty());
 
