@@ -72,6 +72,27 @@ llvm::Expected<ReductionTiling>
 chooseReductionTiling(const plan::GpuLimits &limits, uint64_t cols,
                       unsigned elementBytes = 4);
 
+/// The two schedules of a row reduction or softmax over the innermost
+/// dimension on a Vulkan device.
+enum class RowSchedule {
+  /// One invocation per row, its fold sequential (the per-element schedule
+  /// of kernels/schedules/vulkan/reduce.mlir and softmax.mlir).
+  PerElement,
+  /// One workgroup per row, subgroup operations (fuel::gpu::buildRowKernel
+  /// with chooseReductionTiling's widths).
+  Subgroup,
+};
+
+/// Chooses the schedule of `rows` rows of `cols` elements by the rule the
+/// measurements through the pipeline on lavapipe give (docs/PERFORMANCE.md,
+/// "Row reductions and softmax on Vulkan"): the subgroup schedule needs one
+/// workgroup per row within Vulkan's guaranteed 65535 workgroups, and pays
+/// only when a row fills at least kMinSubgroupRowWidths workgroups' worth of
+/// columns... (see the definition) — a pure function of the limits and the
+/// shape. A device without a subgroup size keeps the per-element schedule.
+RowSchedule chooseRowSchedule(const plan::GpuLimits &limits, uint64_t rows,
+                              uint64_t cols);
+
 } // namespace fuel::target
 
 #endif // FUEL_TARGET_GPUTILING_H
