@@ -111,5 +111,13 @@ RowSchedule fuel::target::chooseRowSchedule(const plan::GpuLimits &limits,
   // One workgroup per row: Vulkan guarantees 65535 along x.
   if (!limits.subgroupSize || rows == 0 || rows > 65535 || cols == 0)
     return RowSchedule::PerElement;
-  return RowSchedule::Subgroup;
+  llvm::Expected<ReductionTiling> tiling = chooseReductionTiling(limits, cols);
+  if (!tiling) {
+    llvm::consumeError(tiling.takeError());
+    return RowSchedule::PerElement;
+  }
+  if (rows < limits.subgroupSize &&
+      cols >= kRowScheduleColumnsPerInvocation * tiling->workgroupSize)
+    return RowSchedule::Subgroup;
+  return RowSchedule::PerElement;
 }
