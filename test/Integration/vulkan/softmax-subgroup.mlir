@@ -8,9 +8,12 @@
 // RUN:   --plan "pinned-device=vulkan:0 allow-cost-placement=false kernel-sources=generated" \
 // RUN:   --ref row_softmaxes --rtol 1e-5 --atol 1e-6 --check-winners --expect-backend vulkan
 
-// Tests that softmaxes of rows of 5 x 8 (one subgroup's width), 3 x 64 (a workgroup's), 4 x 1031 and 6 x 13 and 9 x 67 (prime), 2 x 3 (shorter than a subgroup) columns, through the subgroup row schedule on lavapipe
-// (one workgroup per row, subgroups of 8), match numpy, bit for bit with 1
-// and 2 threads; and through fuel-compile's own choice (the measured rule).
+// Tests that softmaxes over rows of shapes (rows x columns) 5 x 8 (a row one
+// subgroup wide), 3 x 64 (one workgroup wide), 4 x 1031, 6 x 13 and 9 x 67
+// (prime) and 2 x 3 (shorter than a subgroup), through the subgroup row
+// schedule on lavapipe (one workgroup per row, subgroups of 8), match numpy,
+// bit for bit with 1 and 2 threads; and through fuel-compile's own choice
+// (the measured rule).
 
 // CHECK-DAG: dispatch {{.*}} on vulkan:0 {{.*}}grid 5x1x1
 // CHECK-DAG: dispatch {{.*}} on vulkan:0 {{.*}}grid 3x1x1
