@@ -12,6 +12,9 @@
 // RUN:   --fuel-outline-kernels --fuel-apply-schedules="vulkan-row-schedule=subgroup" --fuel-bufferize-kernels --fuel-plan-buffers \
 // RUN:   --convert-fuel-to-llvm --convert-fuel-to-spirv --test-fuel-emit-spirv=output=%t32.spv | FileCheck %s --check-prefix=SPIRV32
 // RUN: %if spirv-tools %{ %spirv-val --target-env vulkan1.1 %t32.spv %}
+// RUN: fuel-opt %s --fuel-plan="topology=%topologies/cpu-lavapipe.json pinned-device=vulkan:0 allow-cost-placement=false kernel-sources=generated" \
+// RUN:   --fuel-outline-kernels --fuel-apply-schedules="vulkan-row-schedule=per-element" --fuel-bufferize-kernels --fuel-plan-buffers \
+// RUN:   --convert-fuel-to-llvm --convert-fuel-to-spirv | FileCheck %s --check-prefix=SPIRVPER
 
 // Tests that row reductions and softmax over the innermost dimension take
 // the subgroup row schedule, widths from the device's limits: one workgroup
@@ -21,8 +24,8 @@
 // outer dimension and a softmax over dimension 0 keep the per-element
 // schedule; `per-element` keeps it for all. In SPIR-V: GroupNonUniform
 // reductions at subgroup scope, the capabilities and LocalSize that go with
-// them, workgroup memory and a barrier where there is more than one
-// subgroup, and a binary spirv-val accepts.
+// them (and none without a row kernel), workgroup memory and a barrier
+// where there is more than one subgroup, and a binary spirv-val accepts.
 
 // SG8-LABEL: fuel.executable @vulkan_0 on vulkan:0
 // SG8: func.func @reduce_0({{.*}}fuel.row_kernel = "sum", fuel.row_tiling = array<i64: 37, 101, 8, 8>{{.*}}fuel.workgroup_size = array<i64: 64, 1, 1>, fuel.workgroups = array<i64: 37, 1, 1>
@@ -46,6 +49,11 @@
 // SG32: func.func @softmax_3({{.*}}fuel.row_tiling = array<i64: 7, 13, 32, 1>{{.*}}fuel.workgroup_size = array<i64: 32, 1, 1>
 
 // PER-NOT: fuel.row_kernel
+
+// Without a row kernel the module asks for no subgroup capability.
+// SPIRVPER: spirv.module @__spv__vulkan_0_spirv
+// SPIRVPER-NOT: GroupNonUniform
+// SPIRVPER: spirv.func @reduce_0()
 
 // SPIRV-LABEL: spirv.module @__spv__vulkan_0_spirv
 // SPIRV-SAME: requires #spirv.vce<v1.3, [{{.*}}GroupNonUniformArithmetic{{.*}}]
