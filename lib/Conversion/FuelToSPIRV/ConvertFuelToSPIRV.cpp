@@ -10,6 +10,8 @@
 
 #include "fuel/Conversion/Passes.h"
 
+#include "TiledMatmul.h"
+
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Dialect/Fuel/IR/GpuLimits.h"
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
@@ -402,9 +404,19 @@ struct ConvertFuelToSPIRVPass
              << pushCount << " bindings: their element offsets need "
              << pushCount * 4 << " bytes of push constants, more than the "
              << pushBytes << " allowed";
-    for (func::FuncOp kernel : funcs)
+    for (func::FuncOp kernel : funcs) {
+      // The shared-memory matmul and conv2d schedules (TiledMatmul.cpp).
+      if (kernel->hasAttr(kernel_attr::kVulkanMatmul) ||
+          kernel->hasAttr(kernel_attr::kVulkanConv2d)) {
+        if (failed(buildTiledMatmulFunc(
+                kernel, gpuModule, pushCount,
+                getGpuLimits(getOperation(), toPlan(exe.getDevice())))))
+          return failure();
+        continue;
+      }
       if (failed(buildGpuFunc(kernel, gpuModule, pushCount)))
         return failure();
+    }
 
     OpPassManager pm(ModuleOp::getOperationName());
     pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());

@@ -596,8 +596,33 @@ struct ApplySchedulesPass
     return success();
   }
 
+  /// A vulkan kernel of the matmul kinds, which may take the shared-memory
+  /// schedule.
+  static bool isVulkanMatmulKind(func::FuncOp kernel) {
+    auto kind = kernel->getAttrOfType<StringAttr>(kernel_attr::kOpKind);
+    return kind &&
+           (kind.getValue() == "matmul" || kind.getValue() == "batch_matmul");
+  }
+
+  static bool isVulkanConvKind(func::FuncOp kernel) {
+    auto kind = kernel->getAttrOfType<StringAttr>(kernel_attr::kOpKind);
+    return kind && kind.getValue() == "conv2d";
+  }
+
   void runOnOperation() override {
     ModuleOp root = getOperation();
+    if (vulkanMatmul == "auto")
+      matmulSchedule = VulkanMatmulSchedule::Automatic;
+    else if (vulkanMatmul == "per-element")
+      matmulSchedule = VulkanMatmulSchedule::PerElement;
+    else {
+      root.emitError() << "fuel-apply-schedules: vulkan-matmul must be 'auto' "
+                          "or 'per-element', got '"
+                       << vulkanMatmul << "'";
+      return signalPassFailure();
+    }
+    matmulBlock =
+        vulkanMatmulBlock ? vulkanMatmulBlock : kVulkanMatmulDefaultBlock;
     std::map<std::string, OwningOpRef<ModuleOp>> parsed;
     schedules = &parsed;
     for (ModuleOp kernels : getCpuKernelModules(root)) {
@@ -635,12 +660,26 @@ struct ApplySchedulesPass
       for (func::FuncOp kernel : getKernelFuncs(kernels)) {
         if (!kernel->hasAttr(kernel_attr::kSchedule))
           continue;
+        // Matmul kernels: the shared-memory schedule where it applies
+        // (VulkanMatmul.cpp); convert-fuel-to-spirv builds its body.
+        if (matmulSchedule == VulkanMatmulSchedule::Automatic &&
+            isVulkanMatmulKind(kernel) &&
+            scheduleVulkanMatmul(kernel, limits ? &*limits : nullptr,
+                                 matmulBlock))
+          continue;
+        if (matmulSchedule == VulkanMatmulSchedule::Automatic &&
+            isVulkanConvKind(kernel) &&
+            scheduleVulkanConv2d(kernel, limits ? &*limits : nullptr,
+                                 matmulBlock))
+          continue;
         if (failed(applyOne(kernel, "vulkan", workgroupSize)))
           return signalPassFailure();
       }
     }
   }
 
+  VulkanMatmulSchedule matmulSchedule = VulkanMatmulSchedule::Automatic;
+  unsigned matmulBlock = kVulkanMatmulDefaultBlock;
   /// The schedules parsed in this run, by path.
   std::map<std::string, OwningOpRef<ModuleOp>> *schedules = nullptr;
 };

@@ -666,6 +666,21 @@ def FuelApplySchedulesPass
     `fuel.cpu_target = {cpu, features, triple}`, which the later stages
     read.
 
+    Vulkan kernels take their schedule's `@vulkan` sequence, with the
+    workgroup size from the device's limits (docs/LOWERING.md, "Vulkan"),
+    except matmul and batch_matmul kernels that take the shared-memory
+    schedule (VulkanMatmul.cpp, `vulkan-matmul=auto`): a plain matmul or
+    batch_matmul (default maps, f32, static shapes, C filled with a
+    constant, no fused op) on a device whose topology gives the limits
+    `fuel::target::chooseMatmulTiling` needs. Such a kernel keeps its
+    linalg body and gets `fuel.vulkan_matmul` (bindings, shape, tiles TM
+    x TN x TK, RM x RN elements per invocation, `vulkan-matmul-block`),
+    `fuel.workgroup_size` = [TN / RN, TM / RM, 1] and `fuel.workgroups` =
+    [ceil(N / TN), ceil(M / TM), batch]; convert-fuel-to-spirv builds its
+    kernel. Any other matmul kernel takes the per-element schedule and
+    records why as `fuel.vulkan_schedule_note` (a limit missing or too
+    small is named there).
+
     Errors, at the kernel function and naming it: a schedule that is not
     built in (or not readable under `schedules-dir`), that does not parse,
     that lacks the ISA class's sequence or whose arguments are not the
@@ -673,6 +688,8 @@ def FuelApplySchedulesPass
     cannot give; a failed transform; several outermost `scf.forall` loops or
     one that is not normalized, static and at most 3-D. An unknown target
     CPU or feature is an error at the kernel module.
+
+    An unknown `vulkan-matmul` value is an error at the module.
 
     Known limits: one kernel at a time (payload root = the function), so
     schedules never see two kernels; the workspace is always 0; a matmul
@@ -693,6 +710,13 @@ def FuelApplySchedulesPass
            "LLVM features with target-cpu (e.g. +avx2,+fma)">,
     Option<"targetTriple", "target-triple", "std::string", "\"\"",
            "Target triple with target-cpu (default: the host's)">,
+    Option<"vulkanMatmul", "vulkan-matmul", "std::string", "\"auto\"",
+           "Vulkan matmul and batch_matmul kernels: 'auto' (the "
+           "shared-memory schedule where the kernel and the device's limits "
+           "allow it) or 'per-element' (always the per-element schedule)">,
+    Option<"vulkanMatmulBlock", "vulkan-matmul-block", "unsigned", "0",
+           "Elements of C per invocation, along M and along N, of the "
+           "shared-memory matmul (0: the default, 4)">,
   ];
 }
 
