@@ -12,8 +12,9 @@ and the two convolutions of examples/convnet.mlir (8x3x32x32 by 16x3x5x5,
 8x16x14x14 by 32x16x3x3, NCHW). Variants, each one executable:
 
   tiled RxR   the shared-memory schedule, R x R elements of C per
-              invocation (fuel-apply-schedules vulkan-matmul-block=R;
-              4 is the default fuel-compile takes)
+              invocation (fuel-apply-schedules vulkan-matmul=tiled
+              vulkan-matmul-block=R; fuel-compile takes 4 where the matmul
+              fills a tile)
   per-element vulkan-matmul=per-element: one element per invocation, the
               baseline
   cpu         the node pinned to the CPU (cpu.generated), for context
@@ -97,7 +98,8 @@ def compile_variant(tools, topology, src, variant, exe):
     if variant == "per-element":
         schedules = "vulkan-matmul=per-element"
     else:
-        schedules = "vulkan-matmul-block=" + variant.split()[1].split("x")[0]
+        schedules = ("vulkan-matmul=tiled vulkan-matmul-block="
+                     + variant.split()[1].split("x")[0])
     run([tools["fuel-opt"], src,
          "--fuel-plan=topology=%s pinned-device=vulkan:0 %s" % (topology, PLAN),
          "--fuel-outline-kernels", "--fuel-apply-schedules=" + schedules,

@@ -179,6 +179,9 @@ FailureOr<Spec> readSpec(func::FuncOp kernel) {
 /// Checks binding `index` of `kernel` is a static f32 memref of `shape`.
 LogicalResult checkBinding(func::FuncOp kernel, StringRef name, int64_t index,
                            ArrayRef<int64_t> shape) {
+  StringRef attr = kernel->hasAttr(kernel_attr::kVulkanConv2d)
+                       ? kernel_attr::kVulkanConv2d
+                       : kernel_attr::kVulkanMatmul;
   if (index >= kernel.getNumArguments())
     return kernel.emitError()
            << "kernel " << describeKernel(kernel) << ": " << name
@@ -191,8 +194,8 @@ LogicalResult checkBinding(func::FuncOp kernel, StringRef name, int64_t index,
            << " (" << name << ") has type "
            << kernel.getArgument(index).getType()
            << ", not the f32 operand of shape ["
-           << llvm::make_range(shape.begin(), shape.end())
-           << "] that 'fuel.vulkan_matmul' describes";
+           << llvm::make_range(shape.begin(), shape.end()) << "] that '" << attr
+           << "' describes";
   return success();
 }
 
@@ -205,7 +208,6 @@ LogicalResult mlir::fuel::buildTiledMatmulFunc(
   if (failed(parsed))
     return failure();
   const Spec &s = *parsed;
-  // A batch_matmul of batch 1 keeps its rank-3 bindings.
   if (s.conv) {
     const ConvSpec &cv = *s.conv;
     SmallVector<int64_t> in, fl, out;

@@ -613,11 +613,13 @@ struct ApplySchedulesPass
     ModuleOp root = getOperation();
     if (vulkanMatmul == "auto")
       matmulSchedule = VulkanMatmulSchedule::Automatic;
+    else if (vulkanMatmul == "tiled")
+      matmulSchedule = VulkanMatmulSchedule::Tiled;
     else if (vulkanMatmul == "per-element")
       matmulSchedule = VulkanMatmulSchedule::PerElement;
     else {
-      root.emitError() << "fuel-apply-schedules: vulkan-matmul must be 'auto' "
-                          "or 'per-element', got '"
+      root.emitError() << "fuel-apply-schedules: vulkan-matmul must be "
+                          "'auto', 'tiled' or 'per-element', got '"
                        << vulkanMatmul << "'";
       return signalPassFailure();
     }
@@ -662,15 +664,15 @@ struct ApplySchedulesPass
           continue;
         // Matmul kernels: the shared-memory schedule where it applies
         // (VulkanMatmul.cpp); convert-fuel-to-spirv builds its body.
-        if (matmulSchedule == VulkanMatmulSchedule::Automatic &&
+        if (matmulSchedule != VulkanMatmulSchedule::PerElement &&
             isVulkanMatmulKind(kernel) &&
             scheduleVulkanMatmul(kernel, limits ? &*limits : nullptr,
-                                 matmulBlock))
+                                 matmulBlock, matmulSchedule))
           continue;
-        if (matmulSchedule == VulkanMatmulSchedule::Automatic &&
+        if (matmulSchedule != VulkanMatmulSchedule::PerElement &&
             isVulkanConvKind(kernel) &&
             scheduleVulkanConv2d(kernel, limits ? &*limits : nullptr,
-                                 matmulBlock))
+                                 matmulBlock, matmulSchedule))
           continue;
         if (failed(applyOne(kernel, "vulkan", workgroupSize)))
           return signalPassFailure();

@@ -254,6 +254,19 @@ void recordTiling(func::FuncOp kernel, StringRef name,
   kernel->setAttr(kernel_attr::kWorkspaceBytes, b.getI64IntegerAttr(0));
 }
 
+/// Why a matmul of `m` x `n` takes the per-element schedule under
+/// VulkanMatmulSchedule::Automatic, or empty: it does not fill one tile
+/// along M or N.
+std::string smallShape(VulkanMatmulSchedule mode, uint64_t m, uint64_t n,
+                       const ::fuel::target::MatmulTiling &t) {
+  if (mode != VulkanMatmulSchedule::Automatic || (m >= t.tileM && n >= t.tileN))
+    return "";
+  return ("the matmul's " + Twine(m) + " x " + Twine(n) +
+          " is smaller than one " + Twine(t.tileM) + " x " + Twine(t.tileN) +
+          " tile, which the per-element schedule runs faster")
+      .str();
+}
+
 /// Why a grid of `gridX` x `gridY` x `gridZ` workgroups over operands of
 /// `elements` elements cannot run, or empty.
 std::string gridProblem(int64_t gridX, int64_t gridY, int64_t gridZ,
@@ -271,7 +284,8 @@ std::string gridProblem(int64_t gridX, int64_t gridY, int64_t gridZ,
 
 bool mlir::fuel::scheduleVulkanConv2d(func::FuncOp kernel,
                                       const ::fuel::plan::GpuLimits *limits,
-                                      unsigned block) {
+                                      unsigned block,
+                                      VulkanMatmulSchedule mode) {
   Builder b(kernel.getContext());
   auto note = [&](const Twine &reason) {
     kernel->setAttr(kernel_attr::kVulkanScheduleNote,
@@ -293,6 +307,9 @@ bool mlir::fuel::scheduleVulkanConv2d(func::FuncOp kernel,
   const ::fuel::target::MatmulTiling &mt = tiling->matmul;
   int64_t gridX = (tiling->gemmN + mt.tileN - 1) / mt.tileN;
   int64_t gridY = (tiling->gemmM + mt.tileM - 1) / mt.tileM;
+  std::string small = smallShape(mode, tiling->gemmM, tiling->gemmN, mt);
+  if (!small.empty())
+    return note(small);
   std::string problem = gridProblem(
       gridX, gridY, sh.n,
       {int64_t(sh.n * sh.c * sh.h * sh.w), int64_t(sh.f * sh.c * sh.kh * sh.kw),
@@ -328,7 +345,8 @@ bool mlir::fuel::scheduleVulkanConv2d(func::FuncOp kernel,
 
 bool mlir::fuel::scheduleVulkanMatmul(func::FuncOp kernel,
                                       const ::fuel::plan::GpuLimits *limits,
-                                      unsigned block) {
+                                      unsigned block,
+                                      VulkanMatmulSchedule mode) {
   Builder b(kernel.getContext());
   auto note = [&](const Twine &reason) {
     kernel->setAttr(kernel_attr::kVulkanScheduleNote,
@@ -348,6 +366,9 @@ bool mlir::fuel::scheduleVulkanMatmul(func::FuncOp kernel,
     return note(llvm::toString(tiling.takeError()));
   int64_t gridX = (mm->n + tiling->tileN - 1) / tiling->tileN;
   int64_t gridY = (mm->m + tiling->tileM - 1) / tiling->tileM;
+  std::string small = smallShape(mode, mm->m, mm->n, *tiling);
+  if (!small.empty())
+    return note(small);
   std::string problem =
       gridProblem(gridX, gridY, mm->batch,
                   {mm->batch * mm->m * mm->n, mm->batch * mm->m * mm->k,

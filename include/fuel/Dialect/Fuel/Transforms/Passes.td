@@ -669,10 +669,14 @@ def FuelApplySchedulesPass
     Vulkan kernels take their schedule's `@vulkan` sequence, with the
     workgroup size from the device's limits (docs/LOWERING.md, "Vulkan"),
     except matmul and batch_matmul kernels that take the shared-memory
-    schedule (VulkanMatmul.cpp, `vulkan-matmul=auto`): a plain matmul or
+    schedule (VulkanMatmul.cpp, `vulkan-matmul=auto`; the option's
+    `tiled` also takes it for matmuls smaller than one tile, and the same
+    choice applies to plain conv2d kernels): a plain matmul or
     batch_matmul (default maps, f32, static shapes, C filled with a
     constant, no fused op) on a device whose topology gives the limits
-    `fuel::target::chooseMatmulTiling` needs. Such a kernel keeps its
+    `fuel::target::chooseMatmulTiling` needs, whose M and N (under `auto`)
+    fill at least one TM x TN tile: smaller ones run faster per element
+    (docs/PERFORMANCE.md). Such a kernel keeps its
     linalg body and gets `fuel.vulkan_matmul` (bindings, shape, tiles TM
     x TN x TK, RM x RN elements per invocation, `vulkan-matmul-block`),
     `fuel.workgroup_size` = [TN / RN, TM / RM, 1] and `fuel.workgroups` =

@@ -115,8 +115,13 @@ FailureOr<VulkanForallSpace> getVulkanForallSpace(Operation *kernel,
 /// kernels (its `vulkan-matmul` option).
 enum class VulkanMatmulSchedule {
   /// The shared-memory schedule wherever the kernel and the limits allow
-  /// it, else the per-element one.
+  /// it and the matmul fills at least one tile along M and along N (smaller
+  /// ones are faster per element: docs/PERFORMANCE.md, "Vulkan matmul and
+  /// conv2d through the pipeline"), else the per-element one.
   Automatic,
+  /// The shared-memory schedule wherever the kernel and the limits allow
+  /// it, whatever the shape.
+  Tiled,
   /// Always the per-element schedule (the baseline of the benchmarks).
   PerElement,
 };
@@ -131,13 +136,15 @@ inline constexpr unsigned kVulkanMatmulDefaultBlock = 4;
 /// a constant, no other linalg op) and `limits` allow it: the tiles of
 /// fuel::target::chooseMatmulTiling(limits, ..., block), recorded as
 /// `fuel.vulkan_matmul`, `fuel.workgroup_size` = [TN / RN, TM / RM, 1] and
-/// `fuel.workgroups` = [ceil(N / TN), ceil(M / TM), batch]. Returns false
+/// `fuel.workgroups` = [ceil(N / TN), ceil(M / TM), batch]; under
+/// VulkanMatmulSchedule::Automatic only when M >= TM and N >= TN. Returns
+/// false
 /// when the kernel takes the per-element schedule instead, its reason (a
 /// missing or too small limit is named) recorded as
 /// `fuel.vulkan_schedule_note`; the kernel's body is unchanged either way.
 bool scheduleVulkanMatmul(func::FuncOp kernel,
-                          const ::fuel::plan::GpuLimits *limits,
-                          unsigned block);
+                          const ::fuel::plan::GpuLimits *limits, unsigned block,
+                          VulkanMatmulSchedule mode);
 
 /// Gives `kernel` the shared-memory schedule of a convolution when it is a
 /// plain linalg.conv_2d_nchw_fchw or conv_2d_nhwc_hwcf (f32, static
@@ -147,8 +154,8 @@ bool scheduleVulkanMatmul(func::FuncOp kernel,
 /// `fuel.workgroups` = [ceil(gemmN / TN), ceil(gemmM / TM), N]. Otherwise
 /// returns false with `fuel.vulkan_schedule_note`, as scheduleVulkanMatmul.
 bool scheduleVulkanConv2d(func::FuncOp kernel,
-                          const ::fuel::plan::GpuLimits *limits,
-                          unsigned block);
+                          const ::fuel::plan::GpuLimits *limits, unsigned block,
+                          VulkanMatmulSchedule mode);
 
 } // namespace mlir::fuel
 
