@@ -8,8 +8,8 @@
 // RUN:   | not fuel-opt --convert-fuel-to-spirv 2>&1 | FileCheck %s --check-prefix=BLOCK
 // RUN: sed -e 's/m = 128 : i64/m = 100 : i64/' %t.host.mlir \
 // RUN:   | not fuel-opt --convert-fuel-to-spirv 2>&1 | FileCheck %s --check-prefix=BINDING
-// RUN: fuel-compile %s --topology=%S/Inputs/cpu-vulkan-32-invocations.json --plan="%{plan}" --emit=host -o - \
-// RUN:   | head -n 1 > %t.small.mlir
+// RUN: fuel-compile %s --topology=%S/Inputs/cpu-vulkan-32-invocations.json --plan="%{plan}" --emit=host -o %t.32.mlir
+// RUN: head -n 1 %t.32.mlir > %t.small.mlir
 // RUN: tail -n +2 %t.host.mlir >> %t.small.mlir
 // RUN: not fuel-opt --convert-fuel-to-spirv %t.small.mlir 2>&1 | FileCheck %s --check-prefix=INVOCATIONS
 // RUN: sed -e 's/, c = 2 : i64//' %t.host.mlir \

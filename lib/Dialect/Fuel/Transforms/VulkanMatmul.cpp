@@ -280,6 +280,32 @@ std::string gridProblem(int64_t gridX, int64_t gridY, int64_t gridZ,
   return "";
 }
 
+/// The grid [gridX, gridY, batch] of a tiled M x N matmul, or why it takes
+/// the per-element schedule (a shape smaller than a tile under `mode`, or a
+/// grid or operands Vulkan cannot address); empty when it can run tiled.
+std::string tiledGrid(VulkanMatmulSchedule mode, uint64_t m, uint64_t n,
+                      int64_t batch, const ::fuel::target::MatmulTiling &t,
+                      ArrayRef<int64_t> elements, int64_t &gridX,
+                      int64_t &gridY) {
+  gridX = (n + t.tileN - 1) / t.tileN;
+  gridY = (m + t.tileM - 1) / t.tileM;
+  std::string small = smallShape(mode, m, n, t);
+  if (!small.empty())
+    return small;
+  return gridProblem(gridX, gridY, batch, elements);
+}
+
+/// Records why `kernel` keeps the per-element schedule; false.
+bool notePerElement(func::FuncOp kernel, const Twine &reason) {
+  kernel->setAttr(
+      kernel_attr::kVulkanScheduleNote,
+      StringAttr::get(kernel.getContext(), "per-element: " + reason));
+  return false;
+}
+
+constexpr llvm::StringLiteral kNoLimits =
+    "the topology gives no gpu limits for this device";
+
 } // namespace
 
 bool mlir::fuel::scheduleVulkanConv2d(func::FuncOp kernel,
@@ -288,16 +314,12 @@ bool mlir::fuel::scheduleVulkanConv2d(func::FuncOp kernel,
                                       VulkanMatmulSchedule mode) {
   Builder b(kernel.getContext());
   auto note = [&](const Twine &reason) {
-    kernel->setAttr(kernel_attr::kVulkanScheduleNote,
-                    b.getStringAttr("per-element: " + reason));
-    return false;
+    return notePerElement(kernel, reason);
   };
   std::string reason;
   FailureOr<PlainConv> conv = matchPlainConv(kernel, reason);
-  if (failed(conv))
-    return note(reason);
-  if (!limits)
-    return note("the topology gives no gpu limits for this device");
+  if (failed(conv) || !limits)
+    return note(failed(conv) ? StringRef(reason) : StringRef(kNoLimits));
   const ::fuel::target::Conv2dShape &sh = conv->shape;
   llvm::Expected<::fuel::target::Conv2dTiling> tiling =
       ::fuel::target::chooseConv2dTiling(*limits, sh, /*elementBytes=*/4,
@@ -305,15 +327,12 @@ bool mlir::fuel::scheduleVulkanConv2d(func::FuncOp kernel,
   if (!tiling)
     return note(llvm::toString(tiling.takeError()));
   const ::fuel::target::MatmulTiling &mt = tiling->matmul;
-  int64_t gridX = (tiling->gemmN + mt.tileN - 1) / mt.tileN;
-  int64_t gridY = (tiling->gemmM + mt.tileM - 1) / mt.tileM;
-  std::string small = smallShape(mode, tiling->gemmM, tiling->gemmN, mt);
-  if (!small.empty())
-    return note(small);
-  std::string problem = gridProblem(
-      gridX, gridY, sh.n,
+  int64_t gridX, gridY;
+  std::string problem = tiledGrid(
+      mode, tiling->gemmM, tiling->gemmN, sh.n, mt,
       {int64_t(sh.n * sh.c * sh.h * sh.w), int64_t(sh.f * sh.c * sh.kh * sh.kw),
-       int64_t(sh.n * sh.f * sh.outH() * sh.outW())});
+       int64_t(sh.n * sh.f * sh.outH() * sh.outW())},
+      gridX, gridY);
   if (!problem.empty())
     return note(problem);
   auto i64 = [&](uint64_t v) { return b.getI64IntegerAttr(int64_t(v)); };
@@ -349,30 +368,23 @@ bool mlir::fuel::scheduleVulkanMatmul(func::FuncOp kernel,
                                       VulkanMatmulSchedule mode) {
   Builder b(kernel.getContext());
   auto note = [&](const Twine &reason) {
-    kernel->setAttr(kernel_attr::kVulkanScheduleNote,
-                    b.getStringAttr("per-element: " + reason));
-    return false;
+    return notePerElement(kernel, reason);
   };
   std::string reason;
   FailureOr<PlainMatmul> mm = matchPlainMatmul(kernel, reason);
-  if (failed(mm))
-    return note(reason);
-  if (!limits)
-    return note("the topology gives no gpu limits for this device");
+  if (failed(mm) || !limits)
+    return note(failed(mm) ? StringRef(reason) : StringRef(kNoLimits));
   llvm::Expected<::fuel::target::MatmulTiling> tiling =
       ::fuel::target::chooseMatmulTiling(*limits, mm->m, mm->n, mm->k,
                                          /*elementBytes=*/4, block);
   if (!tiling)
     return note(llvm::toString(tiling.takeError()));
-  int64_t gridX = (mm->n + tiling->tileN - 1) / tiling->tileN;
-  int64_t gridY = (mm->m + tiling->tileM - 1) / tiling->tileM;
-  std::string small = smallShape(mode, mm->m, mm->n, *tiling);
-  if (!small.empty())
-    return note(small);
+  int64_t gridX, gridY;
   std::string problem =
-      gridProblem(gridX, gridY, mm->batch,
-                  {mm->batch * mm->m * mm->n, mm->batch * mm->m * mm->k,
-                   mm->batch * mm->k * mm->n});
+      tiledGrid(mode, mm->m, mm->n, mm->batch, *tiling,
+                {mm->batch * mm->m * mm->n, mm->batch * mm->m * mm->k,
+                 mm->batch * mm->k * mm->n},
+                gridX, gridY);
   if (!problem.empty())
     return note(problem);
 
