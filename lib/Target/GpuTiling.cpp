@@ -32,8 +32,8 @@ uint64_t dimLimit(const plan::GpuLimits &limits, unsigned dim) {
 
 llvm::Expected<MatmulTiling>
 fuel::target::chooseMatmulTiling(const plan::GpuLimits &limits, uint64_t m,
-                                 uint64_t n, uint64_t k,
-                                 unsigned elementBytes) {
+                                 uint64_t n, uint64_t k, unsigned elementBytes,
+                                 unsigned block) {
   if (!limits.subgroupSize)
     return missing("subgroup_size");
   if (!limits.maxWorkgroupInvocations)
@@ -42,20 +42,28 @@ fuel::target::chooseMatmulTiling(const plan::GpuLimits &limits, uint64_t m,
     return missing("shared_memory_bytes");
   if (!elementBytes)
     return llvm::createStringError("matmul tiling: element size 0");
+  if (!block)
+    return llvm::createStringError("matmul tiling: block size 0");
 
   MatmulTiling t;
   const uint64_t sg = limits.subgroupSize;
-  uint64_t tileN = ((16 + sg - 1) / sg) * sg;
-  if (tileN > limits.maxWorkgroupInvocations || tileN > dimLimit(limits, 0))
+  uint64_t threadsN = ((16 + sg - 1) / sg) * sg;
+  if (threadsN > limits.maxWorkgroupInvocations ||
+      threadsN > dimLimit(limits, 0))
     return llvm::createStringError(llvm::formatv(
         "matmul tiling: a row of {0} invocations (whole subgroups of {1}) "
         "exceeds the device's workgroup limits",
-        tileN, sg));
-  uint64_t tileM = 16;
-  while (tileM > 1 && (tileM * tileN > limits.maxWorkgroupInvocations ||
-                       tileM > dimLimit(limits, 1)))
-    tileM /= 2;
+        threadsN, sg));
+  uint64_t threadsM = 16;
+  while (threadsM > 1 &&
+         (threadsM * threadsN > limits.maxWorkgroupInvocations ||
+          threadsM > dimLimit(limits, 1)))
+    threadsM /= 2;
+  const uint64_t tileM = threadsM * block;
+  const uint64_t tileN = threadsN * block;
   uint64_t tileK = 64;
+  while (tileK > 1 && k && tileK / 2 >= k)
+    tileK /= 2;
   while (tileK > 1 &&
          (tileM + tileN) * tileK * elementBytes > limits.sharedMemoryBytes)
     tileK /= 2;
@@ -68,11 +76,49 @@ fuel::target::chooseMatmulTiling(const plan::GpuLimits &limits, uint64_t m,
   t.tileM = static_cast<uint32_t>(tileM);
   t.tileN = static_cast<uint32_t>(tileN);
   t.tileK = static_cast<uint32_t>(tileK);
-  t.workgroupSize[0] = t.tileN;
-  t.workgroupSize[1] = t.tileM;
+  t.blockM = t.blockN = block;
+  t.workgroupSize[0] = static_cast<uint32_t>(threadsN);
+  t.workgroupSize[1] = static_cast<uint32_t>(threadsM);
   t.workgroupSize[2] = 1;
   t.sharedBytes = (tileM + tileN) * tileK * elementBytes;
   t.divides = m && n && k && m % tileM == 0 && n % tileN == 0 && k % tileK == 0;
+  return t;
+}
+
+static uint64_t convOut(uint64_t in, uint64_t k, uint64_t stride,
+                        uint64_t dilation) {
+  uint64_t span = dilation * (k - 1) + 1;
+  if (!k || !stride || in < span)
+    return 0;
+  return (in - span) / stride + 1;
+}
+
+uint64_t fuel::target::Conv2dShape::outH() const {
+  return convOut(h, kh, strides[0], dilations[0]);
+}
+
+uint64_t fuel::target::Conv2dShape::outW() const {
+  return convOut(w, kw, strides[1], dilations[1]);
+}
+
+llvm::Expected<Conv2dTiling>
+fuel::target::chooseConv2dTiling(const plan::GpuLimits &limits,
+                                 const Conv2dShape &shape,
+                                 unsigned elementBytes, unsigned block) {
+  if (!shape.n || !shape.c || !shape.f || !shape.outH() || !shape.outW())
+    return llvm::createStringError(
+        "conv2d tiling: an empty batch, channel count or output");
+  Conv2dTiling t;
+  t.batch = shape.n;
+  const uint64_t pixels = shape.outH() * shape.outW();
+  t.gemmK = shape.c * shape.kh * shape.kw;
+  t.gemmM = shape.nchw ? shape.f : pixels;
+  t.gemmN = shape.nchw ? pixels : shape.f;
+  llvm::Expected<MatmulTiling> m = chooseMatmulTiling(
+      limits, t.gemmM, t.gemmN, t.gemmK, elementBytes, block);
+  if (!m)
+    return m.takeError();
+  t.matmul = *m;
   return t;
 }
 

@@ -2,7 +2,8 @@
 // RUN:   --fuel-outline-kernels --fuel-apply-schedules="vulkan-row-schedule=per-element" | FileCheck %s
 
 // Tests that fuel-apply-schedules runs the @vulkan sequence of each vulkan
-// kernel's schedule: the matmul root is tiled by 1 along M and N (K stays
+// kernel's schedule: the matmul (smaller than one shared-memory tile, so
+// per element, with the note saying so) root is tiled by 1 along M and N (K stays
 // whole) with its fill fused, one forall iteration per output element, and
 // the launch records 64-invocation workgroups over the 37 x 29 = 1073
 // iterations (17 workgroups); the softmax of the product, held to the
@@ -11,7 +12,7 @@
 // iterations, one workgroup) and decomposed inside the row.
 
 // CHECK-LABEL: fuel.executable @vulkan_0 on vulkan:0
-// CHECK: func.func @matmul_0({{.*}}fuel.kernel_id = "vulkan.generated.matmul_f32"{{.*}}fuel.schedule = "kernels/schedules/vulkan/matmul.mlir", fuel.workgroup_size = array<i64: 64, 1, 1>, fuel.workgroups = array<i64: 17, 1, 1>
+// CHECK: func.func @matmul_0({{.*}}fuel.kernel_id = "vulkan.generated.matmul_f32"{{.*}}fuel.schedule = "kernels/schedules/vulkan/matmul.mlir", fuel.vulkan_schedule_note = "per-element: the matmul's 37 x 29 is smaller than one 64 x 64 tile{{.*}}", fuel.workgroup_size = array<i64: 64, 1, 1>, fuel.workgroups = array<i64: 17, 1, 1>
 // CHECK: scf.forall (%{{.*}}, %{{.*}}) in (37, 29)
 // CHECK: linalg.fill {{.*}} -> tensor<1x1xf32>
 // CHECK: linalg.matmul {{.*}} tensor<1x53xf32>, tensor<53x1xf32>

@@ -86,6 +86,90 @@ TEST(GpuTiling, MatmulShrinksToTheLimits) {
   EXPECT_LE(uint64_t(t->tileM) * t->tileN, 64u);
 }
 
+TEST(GpuTiling, MatmulRegisterBlocks) {
+  // 4 x 4 elements per invocation on lavapipe: 16 x 16 invocations, 64 x 64
+  // tiles of C, panels of 64 columns filling the 32 KiB.
+  llvm::Expected<MatmulTiling> t =
+      chooseMatmulTiling(lavapipe(), 128, 256, 64, 4, /*block=*/4);
+  ASSERT_TRUE(bool(t)) << message(t.takeError());
+  EXPECT_EQ(t->tileM, 64u);
+  EXPECT_EQ(t->tileN, 64u);
+  EXPECT_EQ(t->tileK, 64u);
+  EXPECT_EQ(t->blockM, 4u);
+  EXPECT_EQ(t->blockN, 4u);
+  EXPECT_EQ(t->workgroupSize[0], 16u);
+  EXPECT_EQ(t->workgroupSize[1], 16u);
+  EXPECT_EQ(t->sharedBytes, 32768u);
+  EXPECT_TRUE(t->divides);
+  // 32-wide subgroups, 48 KiB: 32 x 16 invocations, 64 x 128 tiles.
+  t = chooseMatmulTiling(wide(), 128, 256, 64, 4, 4);
+  ASSERT_TRUE(bool(t)) << message(t.takeError());
+  EXPECT_EQ(t->tileM, 64u);
+  EXPECT_EQ(t->tileN, 128u);
+  EXPECT_EQ(t->tileK, 64u);
+  EXPECT_EQ(t->workgroupSize[0], 32u);
+  EXPECT_EQ(t->workgroupSize[1], 16u);
+  EXPECT_EQ(t->sharedBytes, 49152u);
+  // Less shared memory: shorter panels, same tiles of C.
+  plan::GpuLimits l = lavapipe();
+  l.sharedMemoryBytes = 16384;
+  t = chooseMatmulTiling(l, 128, 256, 64, 4, 4);
+  ASSERT_TRUE(bool(t)) << message(t.takeError());
+  EXPECT_EQ(t->tileM, 64u);
+  EXPECT_EQ(t->tileK, 32u);
+  EXPECT_EQ(message(chooseMatmulTiling(l, 1, 1, 1, 4, 0).takeError()),
+            "matmul tiling: block size 0");
+}
+
+TEST(GpuTiling, MatmulPanelsFollowASmallK) {
+  // K = 5: panels of 8 columns, not 64.
+  llvm::Expected<MatmulTiling> t = chooseMatmulTiling(lavapipe(), 17, 130, 5);
+  ASSERT_TRUE(bool(t)) << message(t.takeError());
+  EXPECT_EQ(t->tileK, 8u);
+  EXPECT_FALSE(t->divides);
+  EXPECT_EQ(chooseMatmulTiling(lavapipe(), 64, 64, 1)->tileK, 1u);
+  EXPECT_EQ(chooseMatmulTiling(lavapipe(), 64, 64, 64)->tileK, 64u);
+  EXPECT_EQ(chooseMatmulTiling(lavapipe(), 64, 64, 1000)->tileK, 64u);
+}
+
+TEST(GpuTiling, Conv2dAsAnImplicitMatmul) {
+  // The convnet's first conv: 8 x 3 x 32 x 32 by 16 x 3 x 5 x 5 (NCHW).
+  Conv2dShape s;
+  s.n = 8, s.c = 3, s.h = 32, s.w = 32, s.f = 16, s.kh = 5, s.kw = 5;
+  EXPECT_EQ(s.outH(), 28u);
+  EXPECT_EQ(s.outW(), 28u);
+  llvm::Expected<Conv2dTiling> t = chooseConv2dTiling(lavapipe(), s, 4, 4);
+  ASSERT_TRUE(bool(t)) << message(t.takeError());
+  EXPECT_EQ(t->batch, 8u);
+  EXPECT_EQ(t->gemmM, 16u);
+  EXPECT_EQ(t->gemmN, 28u * 28u);
+  EXPECT_EQ(t->gemmK, 75u);
+  EXPECT_EQ(t->matmul.tileM, 64u);
+  EXPECT_EQ(t->matmul.tileK, 64u);
+  // NHWC: pixels along M, filters along N; 32-wide subgroups widen N.
+  s.nchw = false;
+  t = chooseConv2dTiling(wide(), s, 4, 4);
+  ASSERT_TRUE(bool(t)) << message(t.takeError());
+  EXPECT_EQ(t->gemmM, 28u * 28u);
+  EXPECT_EQ(t->gemmN, 16u);
+  EXPECT_EQ(t->matmul.tileN, 128u);
+  // Strides and dilations shrink the output.
+  s.strides[0] = 2, s.dilations[1] = 2;
+  EXPECT_EQ(s.outH(), 14u);
+  EXPECT_EQ(s.outW(), 24u);
+  // A filter larger than the input, and a missing limit.
+  s.kh = 40;
+  EXPECT_NE(
+      message(chooseConv2dTiling(lavapipe(), s).takeError()).find("empty"),
+      std::string::npos);
+  s.kh = 5;
+  plan::GpuLimits l = lavapipe();
+  l.sharedMemoryBytes = 0;
+  EXPECT_NE(
+      message(chooseConv2dTiling(l, s).takeError()).find("shared_memory_bytes"),
+      std::string::npos);
+}
+
 TEST(GpuTiling, MatmulErrorsNameTheLimit) {
   plan::GpuLimits l = lavapipe();
   l.subgroupSize = 0;

@@ -104,6 +104,24 @@ def ConvertFuelToSPIRVPass : Pass<"convert-fuel-to-spirv", "mlir::ModuleOp"> {
        declaration carrying its `fuel.*` attributes (dispatches still name
        it) and `fuel.spirv_entry` (its entry point's name).
 
+    Shared-memory matmul (TiledMatmul.cpp): a kernel that
+    fuel-apply-schedules gave `fuel.vulkan_matmul` (a plain matmul or
+    batch_matmul, docs/LOWERING.md "Vulkan: fast schedules") is not
+    lowered from its loops: its `gpu.func` is built from that attribute.
+    Workgroup (x, y, z) computes the TM x TN tile of C at columns x * TN,
+    rows y * TM of batch z with (TN / RN) x (TM / RM) invocations (the
+    entry point's workgroup size), each a RM x RN block in registers; K
+    is walked in panels of TK that the invocations copy from A and B into
+    two `memref.alloc`s of memory space 3 (`Workgroup` variables), zeros
+    past the edges, with a `gpu.barrier` (`ControlBarrier`) after the
+    copy and after the accumulation; C is stored where it lies inside the
+    matrix, so any shape runs. Errors, at the kernel: a malformed
+    `fuel.vulkan_matmul`, bindings that are not the operands it
+    describes, a `fuel.workgroup_size` that is not the tiling's, panels
+    beyond the device's `shared_memory_bytes` or a workgroup beyond its
+    `max_workgroup_invocations` (Vulkan's guaranteed 16384 bytes and 128
+    invocations where the topology gives none).
+
     Binding layout: argument `i` of a kernel (its inputs, then its outputs)
     is `(set 0, binding i)`, a `StorageBuffer` block of a runtime array of
     its elements (`memref<?xT>`), read from element `offset_i` on, where
@@ -117,8 +135,9 @@ def ConvertFuelToSPIRVPass : Pass<"convert-fuel-to-spirv", "mlir::ModuleOp"> {
     `max-push-constants-bytes`; more is an error at the module).
 
     Known limits: one output element per invocation, its reductions
-    sequential, except for the row kernels above. The row kernels assume
-    the device runs them with subgroups of exactly the recorded size.
+    sequential, except for the shared-memory matmul and conv2d kernels and
+    the row kernels above. The row kernels assume the device runs them with
+    subgroups of exactly the recorded size.
   }];
   let options = [
     Option<"maxPushConstantsBytes", "max-push-constants-bytes", "unsigned",

@@ -20,33 +20,78 @@
 
 namespace fuel::target {
 
-/// The shared-memory matmul schedule (kernels/schedules/vulkan/
-/// matmul_tiled.mlir): a workgroup of tileN x tileM invocations computes a
-/// tileM x tileN tile of C, one element per invocation, walking K in panels
-/// of tileK held in workgroup memory.
+/// The shared-memory matmul schedule of Vulkan matmul and batch_matmul
+/// kernels (lib/Conversion/FuelToSPIRV/TiledMatmul.cpp): a workgroup of
+/// threadsN x threadsM invocations computes a tileM x tileN tile of C, each
+/// invocation a blockM x blockN block of it in registers, walking K in
+/// panels of tileK held in workgroup memory.
 struct MatmulTiling {
   uint32_t tileM = 0;
   uint32_t tileN = 0;
   uint32_t tileK = 0;
-  /// The workgroup size (x, y, z): x runs along N, y along M.
+  /// The elements of C one invocation computes along M and along N.
+  uint32_t blockM = 1;
+  uint32_t blockN = 1;
+  /// The workgroup size (x, y, z): x runs along N (tileN / blockN
+  /// invocations), y along M (tileM / blockM).
   uint32_t workgroupSize[3] = {0, 0, 0};
   /// Workgroup memory the two panels take: (tileM + tileN) * tileK elements.
   uint64_t sharedBytes = 0;
-  /// True when M, N and K are multiples of the tiles, which the schedule
-  /// needs; other shapes take the per-element schedule.
+  /// True when M, N and K are multiples of the tiles; the schedule guards
+  /// the edges of other shapes.
   bool divides = false;
 };
 
-/// Chooses the matmul tiles for C[M][N] += A[M][K] * B[K][N]: tileN the
+/// Chooses the matmul tiles for C[M][N] += A[M][K] * B[K][N] with each
+/// invocation computing `block` x `block` elements of C: threadsN the
 /// smallest multiple of the subgroup size that is at least 16 (whole
-/// subgroups along a row of C), tileM the largest power of two up to 16
-/// with tileM * tileN invocations within the workgroup limits, tileK the
-/// largest power of two up to 64 whose two panels fit in the shared memory.
-/// An error names the limit that is missing (0) or too small.
-llvm::Expected<MatmulTiling> chooseMatmulTiling(const plan::GpuLimits &limits,
-                                                uint64_t m, uint64_t n,
-                                                uint64_t k,
-                                                unsigned elementBytes = 4);
+/// subgroups along a row of C), threadsM the largest power of two up to 16
+/// with threadsM * threadsN invocations within the workgroup limits; tileM
+/// = threadsM * block, tileN = threadsN * block; tileK the largest power of
+/// two up to 64, and up to the smallest one not below K, whose two panels
+/// fit in the shared memory. An error names the limit that is missing (0)
+/// or too small.
+llvm::Expected<MatmulTiling>
+chooseMatmulTiling(const plan::GpuLimits &limits, uint64_t m, uint64_t n,
+                   uint64_t k, unsigned elementBytes = 4, unsigned block = 1);
+
+/// A 2-D convolution without padding (linalg.conv_2d_nchw_fchw or
+/// linalg.conv_2d_nhwc_hwcf): batch `n`, `c` input and `f` output
+/// channels, an `h` x `w` input, `kh` x `kw` filters, strides and
+/// dilations (along H, then W).
+struct Conv2dShape {
+  /// NCHW input with FCHW filters (else NHWC with HWCF).
+  bool nchw = true;
+  uint64_t n = 0, c = 0, h = 0, w = 0, f = 0, kh = 0, kw = 0;
+  uint64_t strides[2] = {1, 1};
+  uint64_t dilations[2] = {1, 1};
+  /// The output's height and width: (h - dilation * (k - 1) - 1) / stride
+  /// + 1, 0 where the filter does not fit.
+  uint64_t outH() const;
+  uint64_t outW() const;
+};
+
+/// The shared-memory schedule of a convolution as an implicit matmul per
+/// image (lib/Conversion/FuelToSPIRV/TiledMatmul.cpp): NCHW computes
+/// out[f][oh * OW + ow] = filter[f][(c, kh, kw)] x patches[(c, kh, kw)][oh *
+/// OW + ow], NHWC out[oh * OW + ow][f] = patches[oh * OW + ow][(kh, kw, c)] x
+/// filter[(kh, kw, c)][f]; the panel of patches each K step copies into
+/// workgroup memory is the input window (halo included) of the workgroup's
+/// output tile, the other panel the filter slice.
+struct Conv2dTiling {
+  /// The matmul: C[gemmM][gemmN] += A[gemmM][gemmK] * B[gemmK][gemmN],
+  /// once per image (`batch` = n).
+  uint64_t gemmM = 0, gemmN = 0, gemmK = 0, batch = 0;
+  MatmulTiling matmul;
+};
+
+/// Chooses the tiles of `shape`'s implicit matmul by chooseMatmulTiling, so
+/// with the same limits and errors; also an error for a shape with an
+/// empty dimension or output.
+llvm::Expected<Conv2dTiling> chooseConv2dTiling(const plan::GpuLimits &limits,
+                                                const Conv2dShape &shape,
+                                                unsigned elementBytes = 4,
+                                                unsigned block = 1);
 
 /// The subgroup reduction schedule of a row reduction or softmax
 /// (lib/Conversion/GpuSchedules): one workgroup per row of `cols`

@@ -10,6 +10,8 @@
 
 #include "fuel/Conversion/Passes.h"
 
+#include "TiledMatmul.h"
+
 #include "fuel/Conversion/FuelToSPIRV/RowKernelFuncs.h"
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Dialect/Fuel/IR/GpuLimits.h"
@@ -430,11 +432,21 @@ struct ConvertFuelToSPIRVPass
              << pushCount << " bindings: their element offsets need "
              << pushCount * 4 << " bytes of push constants, more than the "
              << pushBytes << " allowed";
-    for (func::FuncOp kernel : funcs)
+    for (func::FuncOp kernel : funcs) {
+      // The shared-memory matmul and conv2d schedules (TiledMatmul.cpp).
+      if (kernel->hasAttr(kernel_attr::kVulkanMatmul) ||
+          kernel->hasAttr(kernel_attr::kVulkanConv2d)) {
+        if (failed(buildTiledMatmulFunc(
+                kernel, gpuModule, pushCount,
+                getGpuLimits(getOperation(), toPlan(exe.getDevice())))))
+          return failure();
+        continue;
+      }
       if (failed(isVulkanRowKernel(kernel)
                      ? buildRowGpuFunc(kernel, gpuModule, pushCount)
                      : buildGpuFunc(kernel, gpuModule, pushCount)))
         return failure();
+    }
 
     OpPassManager pm(ModuleOp::getOperationName());
     pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());

@@ -1,49 +1,72 @@
-// The shared-memory matmul schedule (kernels/schedules/vulkan/
-// matmul_tiled.mlir) with lavapipe's tiles (16 x 16, K panels of 32): the
-// panels of A and B in workgroup memory (space 3) with a barrier after each
-// copy and after the accumulation, lowered to SPIR-V that spirv-val accepts.
-//
-// RUN: fuel-opt %s --transform-preload-library=transform-library-paths=%fuel_schedules/vulkan/matmul_tiled.mlir,%S/Inputs/matmul-tiled-main.mlir \
-// RUN:   --transform-interpreter \
-// RUN:   | FileCheck %s --check-prefix=SCHED
-// RUN: fuel-opt %s --transform-preload-library=transform-library-paths=%fuel_schedules/vulkan/matmul_tiled.mlir,%S/Inputs/matmul-tiled-main.mlir \
-// RUN:   --transform-interpreter \
-// RUN:   --convert-linalg-to-loops --canonicalize --gpu-launch-sink-index-computations \
-// RUN:   --gpu-kernel-outlining --canonicalize \
-// RUN:   | sed -e 's/ kernel attributes {/ kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [16, 16, 1]>, /' \
-// RUN:   | fuel-opt --pass-pipeline='builtin.module(fold-memref-alias-ops,expand-strided-metadata,lower-affine,canonicalize,convert-gpu-to-spirv,spirv.module(spirv-lower-abi-attrs,spirv-update-vce))' \
-// RUN:   -o %t.spirv.mlir
-// RUN: FileCheck %s --check-prefix=SPIRV < %t.spirv.mlir
-// RUN: %python %S/Inputs/extract-spirv-module.py %t.spirv.mlir > %t.module.mlir
-// RUN: mlir-translate --no-implicit-module --serialize-spirv %t.module.mlir -o %t.spv
-// RUN: spirv-val --target-env vulkan1.1 %t.spv
+// DEFINE: %{plan} = pinned-device=vulkan:0 allow-cost-placement=false kernel-sources=generated
+// RUN: fuel-compile %s --topology=%topologies/cpu-lavapipe.json --plan="%{plan}" --emit=kernels -o - \
+// RUN:   | FileCheck %s --check-prefix=LAVAPIPE
+// RUN: fuel-compile %s --topology=%S/Inputs/cpu-vulkan-wide.json --plan="%{plan}" --emit=kernels -o - \
+// RUN:   | FileCheck %s --check-prefix=WIDE
+// RUN: fuel-compile %s --topology=%topologies/cpu-lavapipe.json --plan="%{plan}" --emit=spirv -o - \
+// RUN:   | FileCheck %s --check-prefix=SPIRV
+// RUN: fuel-compile %s --topology=%S/Inputs/cpu-vulkan-wide.json --plan="%{plan}" --emit=spirv -o - \
+// RUN:   | FileCheck %s --check-prefix=SPIRV-WIDE
+// RUN: fuel-opt %s --fuel-plan="topology=%topologies/cpu-lavapipe.json %{plan}" \
+// RUN:   --fuel-lower --test-fuel-emit-spirv=output=%t.spv -o /dev/null
+// RUN: %if spirv-tools %{ %spirv-val --target-env vulkan1.1 %t.spv %}
+// RUN: fuel-opt %s --fuel-plan="topology=%S/Inputs/cpu-vulkan-wide.json %{plan}" \
+// RUN:   --fuel-lower --test-fuel-emit-spirv=output=%t.wide.spv -o /dev/null
+// RUN: %if spirv-tools %{ %spirv-val --target-env vulkan1.1 %t.wide.spv %}
+// RUN: fuel-compile %s --topology=%topologies/cpu-lavapipe.json --plan="%{plan}" -o %t.a.fuelx
+// RUN: fuel-compile %s --topology=%topologies/cpu-lavapipe.json --plan="%{plan}" -o %t.b.fuelx
+// RUN: cmp %t.a.fuelx %t.b.fuelx
 
-module attributes {gpu.container_module, spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader], [SPV_KHR_storage_buffer_storage_class]>, api=Vulkan, #spirv.resource_limits<subgroup_size = 8>>} {
-  func.func @mm(%A: tensor<128x64xf32>, %B: tensor<64x96xf32>, %C: tensor<128x96xf32>) -> tensor<128x96xf32> {
-    %r = linalg.matmul ins(%A, %B : tensor<128x64xf32>, tensor<64x96xf32>) outs(%C : tensor<128x96xf32>) -> tensor<128x96xf32>
-    return %r : tensor<128x96xf32>
-  }
+// Tests that vulkan matmul and batch_matmul kernels take the shared-memory
+// schedule with tiles chosen from the device's limits: on lavapipe
+// (subgroups of 8, 32 KiB) 16 x 16 invocations of 4 x 4 elements, 64 x 64
+// tiles of C, K panels of 64; with 32-wide subgroups and 48 KiB, 32 x 16
+// invocations, 64 x 128 tiles; a K of 5 takes panels of 8. The SPIR-V
+// holds the panels as Workgroup variables, barriers, the workgroup size as
+// LocalSize, and passes spirv-val; the executable is the same bytes twice.
+
+// LAVAPIPE-LABEL: fuel.executable @vulkan_0 on vulkan:0
+// LAVAPIPE: func.func @matmul_0(
+// LAVAPIPE-SAME: fuel.vulkan_matmul = {a = 0 : i64, b = 1 : i64, batch = 1 : i64, block = array<i64: 4, 4>, c = 2 : i64, init = 0.000000e+00 : f32, k = 64 : i64, m = 128 : i64, n = 160 : i64, tile = array<i64: 64, 64, 64>}
+// LAVAPIPE-SAME: fuel.workgroup_size = array<i64: 16, 16, 1>
+// LAVAPIPE-SAME: fuel.workgroups = array<i64: 3, 2, 1>
+// LAVAPIPE-NOT: scf.forall
+// LAVAPIPE: linalg.matmul
+// LAVAPIPE: func.func @batch_matmul_1(
+// LAVAPIPE-SAME: fuel.vulkan_matmul = {a = 0 : i64, b = 1 : i64, batch = 3 : i64, block = array<i64: 4, 4>, c = 2 : i64, init = 0.000000e+00 : f32, k = 5 : i64, m = 67 : i64, n = 130 : i64, tile = array<i64: 64, 64, 8>}
+// LAVAPIPE-SAME: fuel.workgroup_size = array<i64: 16, 16, 1>
+// LAVAPIPE-SAME: fuel.workgroups = array<i64: 3, 2, 3>
+
+// WIDE: func.func @matmul_0(
+// WIDE-SAME: tile = array<i64: 64, 128, 64>
+// WIDE-SAME: fuel.workgroup_size = array<i64: 32, 16, 1>
+// WIDE-SAME: fuel.workgroups = array<i64: 2, 2, 1>
+// WIDE: func.func @batch_matmul_1(
+// WIDE-SAME: tile = array<i64: 64, 128, 8>
+// WIDE-SAME: fuel.workgroups = array<i64: 2, 2, 3>
+
+// SPIRV: func.func private @matmul_0({{.*}}fuel.spirv_entry = "matmul_0"
+// SPIRV: spirv.module
+// SPIRV-DAG: spirv.GlobalVariable @{{.*}} : !spirv.ptr<!spirv.struct<(!spirv.array<4096 x f32>)>, Workgroup>
+// SPIRV-DAG: spirv.GlobalVariable @{{.*}} : !spirv.ptr<!spirv.struct<(!spirv.array<512 x f32>)>, Workgroup>
+// SPIRV-DAG: spirv.ControlBarrier <Workgroup>, <Workgroup>, <AcquireRelease|WorkgroupMemory>
+// SPIRV-DAG: spirv.ExecutionMode @matmul_0 "LocalSize", 16, 16, 1
+// SPIRV-DAG: spirv.ExecutionMode @batch_matmul_1 "LocalSize", 16, 16, 1
+
+// SPIRV-WIDE-DAG: spirv.GlobalVariable @{{.*}} : !spirv.ptr<!spirv.struct<(!spirv.array<8192 x f32>)>, Workgroup>
+// SPIRV-WIDE-DAG: spirv.ExecutionMode @matmul_0 "LocalSize", 32, 16, 1
+
+func.func @mm(%a: tensor<128x64xf32>, %b: tensor<64x160xf32>,
+              %ba: tensor<3x67x5xf32>, %bb: tensor<3x5x130xf32>)
+    -> (tensor<128x160xf32>, tensor<3x67x130xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x160xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128x160xf32>) -> tensor<128x160xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<128x64xf32>, tensor<64x160xf32>)
+                     outs(%f : tensor<128x160xf32>) -> tensor<128x160xf32>
+  %e1 = tensor.empty() : tensor<3x67x130xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<3x67x130xf32>) -> tensor<3x67x130xf32>
+  %bc = linalg.batch_matmul ins(%ba, %bb : tensor<3x67x5xf32>, tensor<3x5x130xf32>)
+                            outs(%f1 : tensor<3x67x130xf32>) -> tensor<3x67x130xf32>
+  return %c, %bc : tensor<128x160xf32>, tensor<3x67x130xf32>
 }
-
-// SCHED-LABEL: func.func @mm
-// SCHED:         gpu.launch blocks({{.*}}) in ({{.*}} = %c6{{.*}}, {{.*}} = %c8{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c16{{.*}}, {{.*}} = %c16{{.*}}, {{.*}})
-// SCHED:           scf.for {{.*}} = %c0{{.*}} to %c64{{.*}} step %c32
-// SCHED:             %[[PA:.*]] = memref.alloc() {{.*}} : memref<16x32xf32, 3>
-// SCHED:             linalg.copy {{.*}} outs({{.*}} : memref<1x2xf32, {{.*}}, 3>)
-// SCHED-NEXT:        gpu.barrier
-// SCHED:             %[[PB:.*]] = memref.alloc() {{.*}} : memref<32x16xf32, 3>
-// SCHED:             linalg.copy {{.*}} outs({{.*}} : memref<2x1xf32, {{.*}}, 3>)
-// SCHED-NEXT:        gpu.barrier
-// SCHED:             memref.subview %[[PA]]
-// SCHED:             memref.subview %[[PB]]
-// SCHED:             linalg.matmul ins({{.*}} : memref<1x32xf32, {{.*}}, 3>, memref<32x1xf32, {{.*}}, 3>) outs({{.*}} : memref<1x1xf32
-// SCHED-NEXT:        gpu.barrier
-// The result's copy onto itself is gone.
-// SCHED-NOT:     linalg.copy
-// SCHED:         gpu.terminator
-
-// SPIRV:       spirv.module @{{.*}} Logical GLSL450
-// SPIRV-DAG:     spirv.GlobalVariable @{{.*}} : !spirv.ptr<!spirv.struct<(!spirv.array<512 x f32>)>, Workgroup>
-// SPIRV-DAG:     spirv.GlobalVariable @{{.*}} : !spirv.ptr<!spirv.struct<(!spirv.array<512 x f32>)>, Workgroup>
-// SPIRV-COUNT-3: spirv.ControlBarrier <Workgroup>, <Workgroup>, <AcquireRelease|WorkgroupMemory>
-// SPIRV:         spirv.ExecutionMode @{{.*}} "LocalSize", 16, 16, 1

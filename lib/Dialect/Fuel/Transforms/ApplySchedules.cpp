@@ -607,8 +607,35 @@ struct ApplySchedulesPass
     return success();
   }
 
+  /// A vulkan kernel of the matmul kinds, which may take the shared-memory
+  /// schedule.
+  static bool isVulkanMatmulKind(func::FuncOp kernel) {
+    auto kind = kernel->getAttrOfType<StringAttr>(kernel_attr::kOpKind);
+    return kind &&
+           (kind.getValue() == "matmul" || kind.getValue() == "batch_matmul");
+  }
+
+  static bool isVulkanConvKind(func::FuncOp kernel) {
+    auto kind = kernel->getAttrOfType<StringAttr>(kernel_attr::kOpKind);
+    return kind && kind.getValue() == "conv2d";
+  }
+
   void runOnOperation() override {
     ModuleOp root = getOperation();
+    if (vulkanMatmul == "auto")
+      matmulSchedule = VulkanMatmulSchedule::Automatic;
+    else if (vulkanMatmul == "tiled")
+      matmulSchedule = VulkanMatmulSchedule::Tiled;
+    else if (vulkanMatmul == "per-element")
+      matmulSchedule = VulkanMatmulSchedule::PerElement;
+    else {
+      root.emitError() << "fuel-apply-schedules: vulkan-matmul must be "
+                          "'auto', 'tiled' or 'per-element', got '"
+                       << vulkanMatmul << "'";
+      return signalPassFailure();
+    }
+    matmulBlock =
+        vulkanMatmulBlock ? vulkanMatmulBlock : kVulkanMatmulDefaultBlock;
     std::map<std::string, OwningOpRef<ModuleOp>> parsed;
     schedules = &parsed;
     for (ModuleOp kernels : getCpuKernelModules(root)) {
@@ -667,12 +694,26 @@ struct ApplySchedulesPass
           return signalPassFailure();
         if (*row)
           continue;
+        // Matmul kernels: the shared-memory schedule where it applies
+        // (VulkanMatmul.cpp); convert-fuel-to-spirv builds its body.
+        if (matmulSchedule != VulkanMatmulSchedule::PerElement &&
+            isVulkanMatmulKind(kernel) &&
+            scheduleVulkanMatmul(kernel, limits ? &*limits : nullptr,
+                                 matmulBlock, matmulSchedule))
+          continue;
+        if (matmulSchedule != VulkanMatmulSchedule::PerElement &&
+            isVulkanConvKind(kernel) &&
+            scheduleVulkanConv2d(kernel, limits ? &*limits : nullptr,
+                                 matmulBlock, matmulSchedule))
+          continue;
         if (failed(applyOne(kernel, "vulkan", workgroupSize)))
           return signalPassFailure();
       }
     }
   }
 
+  VulkanMatmulSchedule matmulSchedule = VulkanMatmulSchedule::Automatic;
+  unsigned matmulBlock = kVulkanMatmulDefaultBlock;
   /// The schedules parsed in this run, by path.
   std::map<std::string, OwningOpRef<ModuleOp>> *schedules = nullptr;
 };

@@ -691,6 +691,25 @@ def FuelApplySchedulesPass
     `fuel.cpu_target = {cpu, features, triple}`, which the later stages
     read.
 
+    Vulkan kernels take their schedule's `@vulkan` sequence, with the
+    workgroup size from the device's limits (docs/LOWERING.md, "Vulkan"),
+    except matmul and batch_matmul kernels that take the shared-memory
+    schedule (VulkanMatmul.cpp, `vulkan-matmul=auto`; the option's
+    `tiled` also takes it for matmuls smaller than one tile, and the same
+    choice applies to plain conv2d kernels): a plain matmul or
+    batch_matmul (default maps, f32, static shapes, C filled with a
+    constant, no fused op) on a device whose topology gives the limits
+    `fuel::target::chooseMatmulTiling` needs, whose M and N (under `auto`)
+    fill at least one TM x TN tile: smaller ones run faster per element
+    (docs/PERFORMANCE.md). Such a kernel keeps its
+    linalg body and gets `fuel.vulkan_matmul` (bindings, shape, tiles TM
+    x TN x TK, RM x RN elements per invocation, `vulkan-matmul-block`),
+    `fuel.workgroup_size` = [TN / RN, TM / RM, 1] and `fuel.workgroups` =
+    [ceil(N / TN), ceil(M / TM), batch]; convert-fuel-to-spirv builds its
+    kernel. Any other matmul kernel takes the per-element schedule and
+    records why as `fuel.vulkan_schedule_note` (a limit missing or too
+    small is named there).
+
     Errors, at the kernel function and naming it: a schedule that is not
     built in (or not readable under `schedules-dir`), that does not parse,
     that lacks the ISA class's sequence or whose arguments are not the
@@ -698,6 +717,8 @@ def FuelApplySchedulesPass
     cannot give; a failed transform; several outermost `scf.forall` loops or
     one that is not normalized, static and at most 3-D. An unknown target
     CPU or feature is an error at the kernel module.
+
+    An unknown `vulkan-matmul` value is an error at the module.
 
     Known limits: one kernel at a time (payload root = the function), so
     schedules never see two kernels; the workspace is always 0; a matmul
@@ -718,6 +739,13 @@ def FuelApplySchedulesPass
            "LLVM features with target-cpu (e.g. +avx2,+fma)">,
     Option<"targetTriple", "target-triple", "std::string", "\"\"",
            "Target triple with target-cpu (default: the host's)">,
+    Option<"vulkanMatmul", "vulkan-matmul", "std::string", "\"auto\"",
+           "Vulkan matmul and batch_matmul kernels: 'auto' (the "
+           "shared-memory schedule where the kernel and the device's limits "
+           "allow it) or 'per-element' (always the per-element schedule)">,
+    Option<"vulkanMatmulBlock", "vulkan-matmul-block", "unsigned", "0",
+           "Elements of C per invocation, along M and along N, of the "
+           "shared-memory matmul (0: the default, 4)">,
   ];
 }
 
