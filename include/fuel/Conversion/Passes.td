@@ -86,7 +86,14 @@ def ConvertFuelToSPIRVPass : Pass<"convert-fuel-to-spirv", "mlir::ModuleOp"> {
        iteration `i` of the forall (its induction variables by delinearizing
        `i`, the last one fastest), guarded by `i < iterations`; without a
        forall only invocation 0 runs the body. Private scratch buffers
-       (`memref.alloca`) are placed in the Function storage class.
+       (`memref.alloca`) are placed in the Function storage class. Before
+       that, a kernel whose invocation runs more loop iterations than
+       `max-loop-iterations` (every iteration of every `scf.for`, nested
+       ones included) has its innermost loops unrolled by 2 until it fits:
+       lavapipe silently leaves every loop of an invocation once 65535
+       iterations in all are spent. Beyond 10 rounds (unrolled 1024 times),
+       or with a loop whose trip count is not static, it is an error at the
+       kernel.
        A kernel of the subgroup row schedule (`fuel.row_kernel`, set by
        fuel-apply-schedules) is instead built by `fuel::gpu::buildRowKernel`
        from its `fuel.row_tiling` (one workgroup per row, GroupNonUniform
@@ -136,14 +143,23 @@ def ConvertFuelToSPIRVPass : Pass<"convert-fuel-to-spirv", "mlir::ModuleOp"> {
 
     Known limits: one output element per invocation, its reductions
     sequential, except for the shared-memory matmul and conv2d kernels and
-    the row kernels above. The row kernels assume the device runs them with
-    subgroups of exactly the recorded size.
+    the row kernels above, whose loops are not counted against
+    `max-loop-iterations` (the row kernels run 3 ceil(cols / W) at most:
+    rows of up to about 1.4 million columns with W = 64; the tiled kernels
+    ceil(K / TK) panels of TK steps and their copies). The row kernels
+    assume the device runs them with subgroups of exactly the recorded
+    size.
   }];
   let options = [
     Option<"maxPushConstantsBytes", "max-push-constants-bytes", "unsigned",
            "128",
            "Bytes of push constants a dispatch may pass (Vulkan's guaranteed "
            "minimum of maxPushConstantsSize)">,
+    Option<"maxLoopIterations", "max-loop-iterations", "uint64_t",
+           "65535",
+           "Loop iterations one invocation of a per-element kernel may run, "
+           "all its loops together (lavapipe's budget, Mesa's "
+           "LP_MAX_TGSI_LOOP_ITERATIONS); 0: no bound">,
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect",

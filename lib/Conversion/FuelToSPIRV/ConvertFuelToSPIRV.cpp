@@ -31,6 +31,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -78,6 +79,39 @@ bool runsPerInvocation(Operation *op) {
   return !effects.hasEffect<MemoryEffects::Write>() &&
          !effects.hasEffect<MemoryEffects::Free>() &&
          !effects.hasEffect<MemoryEffects::Allocate>();
+}
+
+/// The loop iterations one invocation runs in `region`, counted the way
+/// Mesa's llvmpipe (lavapipe) limits them: each iteration of each loop,
+/// nested ones included (a loop of n iterations around loops of m in all
+/// counts n (1 + m)), both branches of a conditional; an scf.forall (the
+/// invocations) counts its body once. std::nullopt where a trip count is not
+/// static. Saturates at UINT64_MAX.
+std::optional<uint64_t> loopIterations(Region &region) {
+  uint64_t total = 0;
+  for (Block &block : region)
+    for (Operation &op : block) {
+      if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        std::optional<APInt> trip = loop.getStaticTripCount();
+        std::optional<uint64_t> inner = loopIterations(loop.getRegion());
+        if (!trip || !inner || trip->getActiveBits() > 64)
+          return std::nullopt;
+        total = llvm::SaturatingAdd(
+            total,
+            llvm::SaturatingMultiply(trip->getZExtValue(),
+                                     llvm::SaturatingAdd(*inner, uint64_t{1})));
+        continue;
+      }
+      if (isa<LoopLikeOpInterface>(op) && !isa<scf::ForallOp>(op))
+        return std::nullopt;
+      for (Region &nested : op.getRegions()) {
+        std::optional<uint64_t> inner = loopIterations(nested);
+        if (!inner)
+          return std::nullopt;
+        total = llvm::SaturatingAdd(total, *inner);
+      }
+    }
+  return total;
 }
 
 struct ConvertFuelToSPIRVPass
@@ -178,6 +212,57 @@ struct ConvertFuelToSPIRVPass
     }
     fn.setFunctionType(FunctionType::get(fn.getContext(), argTypes, {}));
     return success();
+  }
+
+  /// Keeps the loop iterations one invocation of `kernel` runs within
+  /// `max-loop-iterations` by unrolling its innermost loops by 2 until they
+  /// fit (at most kMaxUnrollRounds times). lavapipe's compiler (Mesa's
+  /// gallivm, LP_MAX_TGSI_LOOP_ITERATIONS) gives every shader invocation one
+  /// budget of 65535 loop iterations shared by all its loops and silently
+  /// leaves every loop once it is spent: the per-element softmax of a row of
+  /// 65536 columns (four passes) stopped after its first pass, and a sum of
+  /// more columns than that dropped the rest. Unrolling keeps each
+  /// iteration's work but runs fewer iterations; only loops of at least two
+  /// iterations are unrolled, so no unrolled loop runs zero times (the
+  /// zero-trip trap, docs/LOWERING.md "Vulkan: fast schedules").
+  LogicalResult fitLoopBudget(func::FuncOp kernel) {
+    constexpr unsigned kMaxUnrollRounds = 10;
+    uint64_t budget = maxLoopIterations;
+    if (budget == 0)
+      return success();
+    for (unsigned round = 0;; ++round) {
+      std::optional<uint64_t> count = loopIterations(kernel.getBody());
+      if (!count)
+        return kernel.emitError()
+               << "kernel " << describeKernel(kernel)
+               << " has a loop without a static trip count: its loop "
+                  "iterations cannot be kept within max-loop-iterations = "
+               << budget;
+      if (*count <= budget)
+        return success();
+      SmallVector<scf::ForOp> innermost;
+      kernel.walk([&](scf::ForOp loop) {
+        bool hasInner = false;
+        loop.getBody()->walk([&](scf::ForOp) { hasInner = true; });
+        std::optional<APInt> trip = loop.getStaticTripCount();
+        if (!hasInner && trip && trip->uge(2))
+          innermost.push_back(loop);
+      });
+      if (round == kMaxUnrollRounds || innermost.empty())
+        return kernel.emitError()
+               << "kernel " << describeKernel(kernel) << " runs " << *count
+               << " loop iterations per invocation, more than "
+                  "max-loop-iterations = "
+               << budget << " even with its innermost loops "
+               << "unrolled " << (1u << round) << " times";
+      for (scf::ForOp loop : innermost)
+        if (failed(loopUnrollByFactor(loop, 2)))
+          return loop.emitError()
+                 << "kernel " << describeKernel(kernel)
+                 << ": cannot unroll this loop to keep the kernel within "
+                    "max-loop-iterations = "
+                 << budget;
+    }
   }
 
   /// Builds the gpu.func of `kernel` at the end of `gpuModule`; its binding
@@ -444,7 +529,9 @@ struct ConvertFuelToSPIRVPass
       }
       if (failed(isVulkanRowKernel(kernel)
                      ? buildRowGpuFunc(kernel, gpuModule, pushCount)
-                     : buildGpuFunc(kernel, gpuModule, pushCount)))
+                 : fitLoopBudget(kernel).succeeded()
+                     ? buildGpuFunc(kernel, gpuModule, pushCount)
+                     : failure()))
         return failure();
     }
 
