@@ -75,6 +75,7 @@ if(FUEL_BUILD_COMPILER)
     MLIRFuelDialect Dialect
     MLIRFuelCpuTarget CpuTarget
     MLIRFuelTransforms Transforms
+    MLIRFuelGpuKernels GpuKernels
     MLIRFuelToSPIRV ToSPIRV
     MLIRFuelToLLVM ToLLVM
     FuelPasses Passes
