@@ -88,6 +88,14 @@ _ptxas = getattr(config, "fuel_ptxas", "")
 if _ptxas and not _ptxas.endswith("-NOTFOUND") and os.path.exists(_ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", _ptxas))
+    # The toolkit around it, when it has libdevice: the tests that link it
+    # (`REQUIRES: libdevice`, %cuda_toolkit).
+    _toolkit = os.path.dirname(os.path.dirname(_ptxas))
+    if os.path.isfile(
+        os.path.join(_toolkit, "nvvm", "libdevice", "libdevice.10.bc")
+    ):
+        config.available_features.add("libdevice")
+        config.substitutions.append(("%cuda_toolkit", _toolkit))
 elif os.environ.get("CI") == "true":
     lit_config.fatal(
         "ptxas not found (the CUDA toolkit, under /usr/local/cuda on the CI "
