@@ -75,6 +75,7 @@ if(FUEL_BUILD_COMPILER)
     MLIRFuelDialect Dialect
     MLIRFuelCpuTarget CpuTarget
     MLIRFuelTransforms Transforms
+    MLIRFuelGpuSchedules GpuSchedules
     MLIRFuelGpuKernels GpuKernels
     MLIRFuelToSPIRV ToSPIRV
     MLIRFuelToNVVM ToNVVM

@@ -8,8 +8,8 @@ Vulkan device (lavapipe), each result checked against numpy.
 matmul M^3: kernels/schedules/vulkan/matmul_tiled.mlir (workgroup-memory
 panels) against matmul_naive.mlir (one element per invocation from the
 storage buffers), same tiles (fuel::target::chooseMatmulTiling's rule).
-Row softmax and row sum of 256 x 1024: the subgroup row kernels
-(fuel-bench-row-kernels) against one invocation per row. Prints the best
+(The row reductions and softmax are measured through the pipeline by
+rows.py.) Prints the best
 of --reps dispatches (one submit and wait each) and the ratio
 baseline / fast (> 1: the fast schedule wins).
 
@@ -112,63 +112,6 @@ def matmul_kernel(tools, schedule, n, tm, tn, tk, workdir, name):
     return to_spv(tools, kernels, workdir, name)
 
 
-def naive_row_kernel(kind, rows, cols, workgroup):
-    """One invocation per row, `workgroup` rows per workgroup."""
-    ident = {"sum": "0.0", "softmax": "0.0"}[kind]
-    out_type = "memref<%dx%dxf32>" % (rows, cols) if kind == "softmax" else "memref<%dxf32>" % rows
-    body = []
-    if kind == "sum":
-        body.append("""
-    %%s = scf.for %%c = %%c0 to %%cols step %%c1 iter_args(%%a = %%zero) -> f32 {
-      %%x = memref.load %%in[%%row, %%c] : memref<%(r)dx%(c)dxf32>
-      %%y = arith.addf %%a, %%x : f32
-      scf.yield %%y : f32
-    }
-    memref.store %%s, %%out[%%row] : %(o)s""")
-    else:
-        body.append("""
-    %%mx = scf.for %%c = %%c0 to %%cols step %%c1 iter_args(%%a = %%ninf) -> f32 {
-      %%x = memref.load %%in[%%row, %%c] : memref<%(r)dx%(c)dxf32>
-      %%y = arith.maximumf %%a, %%x : f32
-      scf.yield %%y : f32
-    }
-    %%sum = scf.for %%c = %%c0 to %%cols step %%c1 iter_args(%%a = %%zero) -> f32 {
-      %%x = memref.load %%in[%%row, %%c] : memref<%(r)dx%(c)dxf32>
-      %%d = arith.subf %%x, %%mx : f32
-      %%e = math.exp %%d : f32
-      %%y = arith.addf %%a, %%e : f32
-      scf.yield %%y : f32
-    }
-    %%one = arith.constant 1.0 : f32
-    %%inv = arith.divf %%one, %%sum : f32
-    scf.for %%c = %%c0 to %%cols step %%c1 {
-      %%x = memref.load %%in[%%row, %%c] : memref<%(r)dx%(c)dxf32>
-      %%d = arith.subf %%x, %%mx : f32
-      %%e = math.exp %%d : f32
-      %%y = arith.mulf %%e, %%inv : f32
-      memref.store %%y, %%out[%%row, %%c] : %(o)s
-    }""")
-    text = """module attributes {gpu.container_module, spirv.target_env = %(env)s} {
-gpu.module @k {
-  gpu.func @row(%%in: memref<%(r)dx%(c)dxf32>, %%out: %(o)s) kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [%(w)d, 1, 1]>} {
-    %%c0 = arith.constant 0 : index
-    %%c1 = arith.constant 1 : index
-    %%cw = arith.constant %(w)d : index
-    %%cols = arith.constant %(c)d : index
-    %%ninf = arith.constant 0xFF800000 : f32
-    %%zero = arith.constant %(i)s : f32
-    %%b = gpu.block_id x
-    %%t = gpu.thread_id x
-    %%bb = arith.muli %%b, %%cw : index
-    %%row = arith.addi %%bb, %%t : index""" + "".join(body) + """
-    gpu.return
-  }
-}
-}
-"""
-    return text % dict(env=TARGET_ENV, r=rows, c=cols, o=out_type, w=workgroup, i=ident)
-
-
 def no_device(reason):
     if os.environ.get("CI") == "true":
         sys.exit("run.py: no Vulkan device under CI=true: " + reason)
@@ -208,7 +151,6 @@ def main():
         # The test passes (erase-schedule, the polynomial exp) are mlir-opt's.
         "fuel-opt": os.path.join(args.llvm_bin, "mlir-opt"),
         "vk-run": os.path.join(args.build, "bin", "fuel-bench-vk-run"),
-        "row-kernels": os.path.join(args.build, "bin", "fuel-bench-row-kernels"),
         "mlir-translate": os.path.join(args.llvm_bin, "mlir-translate"),
     }
     for name, path in tools.items():
@@ -252,42 +194,6 @@ def main():
                 print("%-22s %12.2f %12.2f %8.2f %10.2e" % ("matmul %d^3" % n, times[0] / 1e3, times[1] / 1e3, times[1] / times[0], err))
             if err > 1e-5:
                 sys.exit("matmul %d: result differs from numpy" % n)
-
-        shapes = [(7, 13), (5, 1021), (3, 1)] if args.check else [(256, 1024)]
-        for rows, cols in shapes:
-            check_rows(tools, args, rng, work, rows, cols, sg)
-
-
-def check_rows(tools, args, rng, work, rows, cols, sg):
-    x = (rng.standard_normal((rows, cols)) * 3).astype(np.float32)
-    px, py = os.path.join(work, "X.bin"), os.path.join(work, "Y.bin")
-    x.tofile(px)
-    x64 = x.astype(np.float64)
-    e = np.exp(x64 - x64.max(1, keepdims=True))
-    refs = {"softmax": e / e.sum(1, keepdims=True), "sum": x64.sum(1),
-            "max": x64.max(1), "min": x64.min(1)}
-    kinds = ("softmax", "sum", "max", "min") if args.check else ("softmax", "sum")
-    for kind in kinds:
-        out_bytes = rows * cols * 4 if kind == "softmax" else rows * 4
-        fast = os.path.join(work, kind + ".fast.spv")
-        wg = int(run([tools["row-kernels"], kind, str(rows), str(cols), str(sg), str(args.shared),
-                      str(args.max_invocations), fast]).split()[-1])
-        t_fast = time_kernel(tools, fast, "row", (rows, 1, 1), args.reps,
-                             ["%s:%d:in" % (px, x.nbytes), "%s:%d" % (py, out_bytes)])
-        y = np.fromfile(py + ".out", dtype=np.float32)
-        err = float(np.abs(y - refs[kind].reshape(-1)).max() / np.abs(refs[kind]).max())
-        label = "%s %dx%d (wg %d)" % (kind, rows, cols, wg)
-        if args.check:
-            print("%-22s %12.2f %12s %8s %10.2e" % (label, t_fast / 1e3, "-", "-", err))
-        else:
-            base = to_spv(tools, naive_row_kernel(kind, rows, cols, sg), work, kind + ".base")
-            t_base = time_kernel(tools, base, "row", (rows // sg, 1, 1), args.reps,
-                                 ["%s:%d:in" % (px, x.nbytes), "%s:%d" % (py, out_bytes)])
-            y = np.fromfile(py + ".out", dtype=np.float32)
-            err = max(err, float(np.abs(y - refs[kind].reshape(-1)).max() / np.abs(refs[kind]).max()))
-            print("%-22s %12.2f %12.2f %8.2f %10.2e" % (label, t_fast / 1e3, t_base / 1e3, t_base / t_fast, err))
-        if err > 1e-5:
-            sys.exit("%s %dx%d: result differs from numpy" % (kind, rows, cols))
 
 
 if __name__ == "__main__":

@@ -90,8 +90,9 @@ fuel::target::chooseReductionTiling(const plan::GpuLimits &limits,
       {256, limits.maxWorkgroupInvocations, dimLimit(limits, 0)});
   if (sg > maxInvocations)
     return llvm::createStringError(llvm::formatv(
-        "reduction tiling: a subgroup of {0} exceeds the workgroup limit of "
-        "{1} invocations",
+        "reduction tiling: a subgroup of {0} (subgroup_size) exceeds the "
+        "workgroup limit of {1} invocations (max_workgroup_invocations, "
+        "max_workgroup_size[0])",
         sg, maxInvocations));
   uint64_t subgroups = std::max<uint64_t>(1, (cols + sg - 1) / sg);
   subgroups = std::min<uint64_t>({subgroups, sg, maxInvocations / sg});
@@ -103,4 +104,20 @@ fuel::target::chooseReductionTiling(const plan::GpuLimits &limits,
   t.workgroupSize = static_cast<uint32_t>(sg * subgroups);
   t.sharedBytes = subgroups * elementBytes;
   return t;
+}
+
+RowSchedule fuel::target::chooseRowSchedule(const plan::GpuLimits &limits,
+                                            uint64_t rows, uint64_t cols) {
+  // One workgroup per row: Vulkan guarantees 65535 along x.
+  if (!limits.subgroupSize || rows == 0 || rows > 65535 || cols == 0)
+    return RowSchedule::PerElement;
+  llvm::Expected<ReductionTiling> tiling = chooseReductionTiling(limits, cols);
+  if (!tiling) {
+    llvm::consumeError(tiling.takeError());
+    return RowSchedule::PerElement;
+  }
+  if (rows < limits.subgroupSize &&
+      cols >= kRowScheduleColumnsPerInvocation * tiling->workgroupSize)
+    return RowSchedule::Subgroup;
+  return RowSchedule::PerElement;
 }

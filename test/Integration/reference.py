@@ -178,6 +178,12 @@ REFERENCES = {
     "reduce_sum": lambda x, axis=-1: _one(_f64(x)[0].sum(axis=axis)),
     "reduce_max": lambda x, axis=-1: _one(_f64(x)[0].max(axis=axis)),
     "softmax": lambda x, axis=-1: _one(softmax(x, axis=axis)),
+    # The same reduction of the last dimension of each input.
+    "row_sums": lambda *xs: tuple(_f64(x)[0].sum(axis=-1) for x in xs),
+    "row_maxes": lambda *xs: tuple(_f64(x)[0].max(axis=-1) for x in xs),
+    "row_mins": lambda *xs: tuple(_f64(x)[0].min(axis=-1) for x in xs),
+    "row_means": lambda *xs: tuple(_f64(x)[0].mean(axis=-1) for x in xs),
+    "row_softmaxes": lambda *xs: tuple(softmax(x, axis=-1) for x in xs),
     "transpose": lambda x, perm: _one(_f64(x)[0].transpose(perm)),
     # Elementwise: out = max(a + b, 0) with b broadcast along rows.
     "bias_relu": lambda a, b: _one(relu(_f64(a)[0] + _f64(b)[0])),

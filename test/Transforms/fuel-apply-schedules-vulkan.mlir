@@ -1,12 +1,14 @@
 // RUN: fuel-opt %s --fuel-plan="topology=%topologies/cpu-lavapipe.json pinned-device=vulkan:0 allow-cost-placement=false kernel-sources=generated" \
-// RUN:   --fuel-outline-kernels --fuel-apply-schedules | FileCheck %s
+// RUN:   --fuel-outline-kernels --fuel-apply-schedules="vulkan-row-schedule=per-element" | FileCheck %s
 
 // Tests that fuel-apply-schedules runs the @vulkan sequence of each vulkan
 // kernel's schedule: the matmul root is tiled by 1 along M and N (K stays
 // whole) with its fill fused, one forall iteration per output element, and
 // the launch records 64-invocation workgroups over the 37 x 29 = 1073
-// iterations (17 workgroups); the softmax of the product is tiled per row
-// (37 iterations, one workgroup) and decomposed inside the row.
+// iterations (17 workgroups); the softmax of the product, held to the
+// per-element schedule (the subgroup row schedule has its own tests,
+// test/Conversion/VulkanSchedules/row-kernels.mlir), is tiled per row (37
+// iterations, one workgroup) and decomposed inside the row.
 
 // CHECK-LABEL: fuel.executable @vulkan_0 on vulkan:0
 // CHECK: func.func @matmul_0({{.*}}fuel.kernel_id = "vulkan.generated.matmul_f32"{{.*}}fuel.schedule = "kernels/schedules/vulkan/matmul.mlir", fuel.workgroup_size = array<i64: 64, 1, 1>, fuel.workgroups = array<i64: 17, 1, 1>

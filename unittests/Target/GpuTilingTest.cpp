@@ -141,4 +141,35 @@ TEST(GpuTiling, ReductionErrorsNameTheLimit) {
             std::string::npos);
 }
 
+// The measured rule: few rows (fewer than the subgroup size) of at least 16
+// columns per invocation of the row's workgroup take the subgroup schedule,
+// everything else the per-element one.
+TEST(GpuTiling, RowScheduleByShape) {
+  const RowSchedule sub = RowSchedule::Subgroup;
+  const RowSchedule per = RowSchedule::PerElement;
+  // lavapipe: workgroups of 64 for rows of 64 columns and more.
+  EXPECT_EQ(chooseRowSchedule(lavapipe(), 4, 1024), sub);
+  EXPECT_EQ(chooseRowSchedule(lavapipe(), 1, 65536), sub);
+  EXPECT_EQ(chooseRowSchedule(lavapipe(), 7, 4096), sub);
+  EXPECT_EQ(chooseRowSchedule(lavapipe(), 4, 1023), per);
+  EXPECT_EQ(chooseRowSchedule(lavapipe(), 8, 4096), per);
+  EXPECT_EQ(chooseRowSchedule(lavapipe(), 256, 1024), per);
+  EXPECT_EQ(chooseRowSchedule(lavapipe(), 4096, 16), per);
+  EXPECT_EQ(chooseRowSchedule(lavapipe(), 4, 256), per);
+  // 32-wide subgroups: workgroups of 256 for rows of 256 and more, so 4096
+  // columns, and up to 31 rows.
+  EXPECT_EQ(chooseRowSchedule(wide(), 31, 4096), sub);
+  EXPECT_EQ(chooseRowSchedule(wide(), 32, 4096), per);
+  EXPECT_EQ(chooseRowSchedule(wide(), 4, 2048), per);
+  // Where the subgroup schedule cannot run.
+  plan::GpuLimits l = lavapipe();
+  l.subgroupSize = 0;
+  EXPECT_EQ(chooseRowSchedule(l, 4, 4096), per);
+  l = lavapipe();
+  l.maxWorkgroupInvocations = 4;
+  EXPECT_EQ(chooseRowSchedule(l, 4, 4096), per);
+  EXPECT_EQ(chooseRowSchedule(lavapipe(), 0, 4096), per);
+  EXPECT_EQ(chooseRowSchedule(lavapipe(), 4, 0), per);
+}
+
 } // namespace

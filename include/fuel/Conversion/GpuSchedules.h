@@ -51,7 +51,10 @@ enum class RowKernelKind {
 /// more than one subgroup, lane 0 of each writes its result to workgroup
 /// memory (memory space 3), a barrier, and every subgroup folds those
 /// results with a second subgroup reduction, so that every invocation holds
-/// the row's result. The subgroup size must be a power of two (Vulkan's are),
+/// the row's result. Softmax folds the row's max, then the sum of
+/// exp(x - max), writing each exponential to `out` on the way, and scales
+/// `out` by the reciprocal of the sum (one exp per element; `out` may alias
+/// `in`). The subgroup size must be a power of two (Vulkan's are),
 /// the element type f32 or f16; `math.exp` is left for the pipeline's
 /// polynomial approximation. Fails (with a diagnostic at `loc`) on a shape or
 /// tiling the kernel cannot take.

@@ -87,9 +87,18 @@ def ConvertFuelToSPIRVPass : Pass<"convert-fuel-to-spirv", "mlir::ModuleOp"> {
        `i`, the last one fastest), guarded by `i < iterations`; without a
        forall only invocation 0 runs the body. Private scratch buffers
        (`memref.alloca`) are placed in the Function storage class.
+       A kernel of the subgroup row schedule (`fuel.row_kernel`, set by
+       fuel-apply-schedules) is instead built by `fuel::gpu::buildRowKernel`
+       from its `fuel.row_tiling` (one workgroup per row, GroupNonUniform
+       reductions; exp by the same polynomial as every kernel), its body
+       discarded; a record that does not match its two bindings is an error
+       at the kernel. Its bindings are rebound as below.
     4. `convert-math-to-spirv` on the gpu.module, `convert-gpu-to-spirv`
        (32-bit indices; target env `#spirv.vce<v1.3, [Shader],
-       [SPV_KHR_storage_buffer_storage_class]>`, api Vulkan), then
+       [SPV_KHR_storage_buffer_storage_class]>`, api Vulkan; with a row
+       kernel also the capabilities `GroupNonUniform` and
+       `GroupNonUniformArithmetic` and the resource limit `subgroup_size`
+       its tiling was made for), then
        `spirv-lower-abi-attrs` and `spirv-update-vce` on the `spirv.module`.
        The gpu.module is erased; each kernel `func.func` stays as a private
        declaration carrying its `fuel.*` attributes (dispatches still name
@@ -108,7 +117,8 @@ def ConvertFuelToSPIRVPass : Pass<"convert-fuel-to-spirv", "mlir::ModuleOp"> {
     `max-push-constants-bytes`; more is an error at the module).
 
     Known limits: one output element per invocation, its reductions
-    sequential (the fast schedules tile through shared memory).
+    sequential, except for the row kernels above. The row kernels assume
+    the device runs them with subgroups of exactly the recorded size.
   }];
   let options = [
     Option<"maxPushConstantsBytes", "max-push-constants-bytes", "unsigned",

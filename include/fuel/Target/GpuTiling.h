@@ -72,6 +72,41 @@ llvm::Expected<ReductionTiling>
 chooseReductionTiling(const plan::GpuLimits &limits, uint64_t cols,
                       unsigned elementBytes = 4);
 
+/// The two schedules of a row reduction or softmax over the innermost
+/// dimension on a Vulkan device.
+enum class RowSchedule {
+  /// One invocation per row, its fold sequential (the per-element schedule
+  /// of kernels/schedules/vulkan/reduce.mlir and softmax.mlir).
+  PerElement,
+  /// One workgroup per row, subgroup operations (fuel::gpu::buildRowKernel
+  /// with chooseReductionTiling's widths).
+  Subgroup,
+};
+
+/// Chooses the schedule of `rows` rows of `cols` elements by the rule the
+/// measurements through the pipeline on lavapipe give (docs/PERFORMANCE.md,
+/// "Row reductions and softmax on Vulkan through the pipeline"): the
+/// subgroup schedule when the per-element one cannot occupy the device and
+/// the row is long, i.e. fewer rows than the subgroup size (the per-element
+/// kernel then runs in part of one subgroup of one workgroup) and at least
+/// kRowScheduleColumnsPerInvocation columns for each invocation of the
+/// row's workgroup (chooseReductionTiling); otherwise the per-element
+/// schedule, which on lavapipe was as fast or faster (0.2-0.9x for rows of
+/// 128 columns or fewer; mixed, 0.5-2.8x, for hundreds of rows of 256 to
+/// 1024). The per-element schedule also where the subgroup one cannot run:
+/// an unknown subgroup size, limits chooseReductionTiling rejects, or more
+/// rows than Vulkan's guaranteed 65535 workgroups. A pure function of the
+/// limits and the shape.
+RowSchedule chooseRowSchedule(const plan::GpuLimits &limits, uint64_t rows,
+                              uint64_t cols);
+
+/// The columns per invocation from which chooseRowSchedule takes the
+/// subgroup schedule (with few rows): measured on lavapipe, where a few rows
+/// of 256 columns (4 per invocation of its 64-wide workgroups) lost
+/// (0.66-0.99x) and of 1024 and more (16 and more per invocation) won
+/// (1.2-3.2x for sums and maxima; softmax 1.0-1.5x).
+inline constexpr uint64_t kRowScheduleColumnsPerInvocation = 16;
+
 } // namespace fuel::target
 
 #endif // FUEL_TARGET_GPUTILING_H

@@ -12,6 +12,7 @@
 
 #include "fuel/Conversion/GpuKernels.h"
 
+#include "fuel/Conversion/FuelToSPIRV/RowKernelFuncs.h"
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Dialect/Fuel/IR/GpuLimits.h"
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
@@ -199,6 +200,33 @@ struct ConvertFuelToSPIRVPass
     return success();
   }
 
+  /// The gpu.func of a kernel of the subgroup row schedule
+  /// (RowKernelFuncs.h), its bindings rebound like every kernel's.
+  LogicalResult buildRowGpuFunc(func::FuncOp kernel, gpu::GPUModuleOp gpuModule,
+                                unsigned pushCount) {
+    FailureOr<gpu::GPUFuncOp> fn = buildRowKernelFunc(kernel, gpuModule);
+    if (failed(fn) || failed(rebindArguments(*fn, kernel, pushCount)))
+      return failure();
+    kernel.eraseBody();
+    kernel.setPrivate();
+    kernel->setAttr(kernel_attr::kSpirvEntry,
+                    StringAttr::get(&getContext(), kernel.getName()));
+    return success();
+  }
+
+  /// kTargetEnv, with the subgroup capabilities and the subgroup size
+  /// where a kernel of the row schedule uses subgroup operations.
+  static std::string targetEnvFor(ArrayRef<func::FuncOp> funcs) {
+    uint32_t subgroupSize = rowKernelSubgroupSize(funcs);
+    if (!subgroupSize)
+      return kTargetEnv.str();
+    return "#spirv.target_env<#spirv.vce<v1.3, [Shader, GroupNonUniform, "
+           "GroupNonUniformArithmetic], "
+           "[SPV_KHR_storage_buffer_storage_class]>, api=Vulkan, "
+           "#spirv.resource_limits<subgroup_size = " +
+           std::to_string(subgroupSize) + ">>";
+  }
+
   LogicalResult convert(ExecutableOp exe, ModuleOp kernels) {
     SmallVector<func::FuncOp> funcs = getKernelFuncs(kernels);
     if (funcs.empty())
@@ -210,7 +238,7 @@ struct ConvertFuelToSPIRVPass
                                       })))
       return failure();
 
-    Attribute targetEnv = parseAttribute(kTargetEnv, ctx);
+    Attribute targetEnv = parseAttribute(targetEnvFor(funcs), ctx);
     kernels->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                      UnitAttr::get(ctx));
     OpBuilder b = OpBuilder::atBlockEnd(kernels.getBody());
@@ -236,7 +264,9 @@ struct ConvertFuelToSPIRVPass
              << pushCount * 4 << " bytes of push constants, more than the "
              << pushBytes << " allowed";
     for (func::FuncOp kernel : funcs)
-      if (failed(buildGpuFunc(kernel, gpuModule, pushCount)))
+      if (failed(isVulkanRowKernel(kernel)
+                     ? buildRowGpuFunc(kernel, gpuModule, pushCount)
+                     : buildGpuFunc(kernel, gpuModule, pushCount)))
         return failure();
 
     OpPassManager pm(ModuleOp::getOperationName());

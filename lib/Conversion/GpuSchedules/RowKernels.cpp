@@ -89,17 +89,19 @@ public:
       memref::StoreOp::create(b, loc, r, out, ValueRange{row});
       return;
     }
+    // The sum's pass writes each exp(x - max) to the output, which the last
+    // pass scales: one exp per element, not two. Each element is read and
+    // then written by the invocation that owns its column, after the max is
+    // complete, so the kernel is also correct with `out` aliasing `in`.
     Value max = reduceRow(in, folderFor(kind, /*max=*/true), nullptr);
-    Value sum = reduceRow(in, folderFor(kind, /*max=*/false), max);
+    Value sum = reduceRow(in, folderFor(kind, /*max=*/false), max, out);
     Value one = constant(1.0);
     Value inv = arith::DivFOp::create(b, loc, one, sum);
     auto loop = scf::ForOp::create(b, loc, tid, end, step);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     Value c = loop.getInductionVar();
-    Value x = memref::LoadOp::create(b, loc, in, ValueRange{row, c});
-    Value e =
-        math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, x, max));
+    Value e = memref::LoadOp::create(b, loc, out, ValueRange{row, c});
     memref::StoreOp::create(b, loc, arith::MulFOp::create(b, loc, e, inv), out,
                             ValueRange{row, c});
   }
@@ -111,8 +113,9 @@ private:
   }
 
   /// Folds the row (exp(x - shift) when `shift` is given) into a value every
-  /// invocation of the workgroup holds.
-  Value reduceRow(Value in, Folder f, Value shift) {
+  /// invocation of the workgroup holds; with `store`, each folded value of a
+  /// column of the row is also written to `store` at that column.
+  Value reduceRow(Value in, Folder f, Value shift, Value store = nullptr) {
     // Every invocation runs the same ceil(cols / W) >= 1 steps, reading
     // column tid + i * W clamped to the row (a column past the end is
     // dropped by a select for a sum; max and min are idempotent, so the
@@ -143,10 +146,17 @@ private:
                                 arith::SubFOp::create(b, loc, x, shift));
       Value acc = loop.getRegionIterArgs()[0];
       Value next = combine(b, loc, f.op, acc, x);
-      if (!idempotent) {
+      if (!idempotent || store) {
         Value inRow =
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c, end);
-        next = arith::SelectOp::create(b, loc, inRow, next, acc);
+        if (!idempotent)
+          next = arith::SelectOp::create(b, loc, inRow, next, acc);
+        if (store) {
+          auto ifOp = scf::IfOp::create(b, loc, inRow, /*withElse=*/false);
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(ifOp.thenBlock());
+          memref::StoreOp::create(b, loc, x, store, ValueRange{row, col});
+        }
       }
       scf::YieldOp::create(b, loc, next);
     }

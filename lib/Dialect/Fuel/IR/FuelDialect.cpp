@@ -298,6 +298,29 @@ LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,
              << "'" << name << "' must be a string on a kernel function";
     return success();
   }
+  // A vulkan kernel of the subgroup row schedule (fuel-apply-schedules,
+  // VulkanRowKernels.h): what it computes per row and its shape and widths.
+  if (name == "fuel.row_kernel") {
+    auto kind = dyn_cast<StringAttr>(value);
+    if (!kind || !isa<FunctionOpInterface>(op) ||
+        !llvm::is_contained({"sum", "max", "min", "softmax"}, kind.getValue()))
+      return op->emitError() << "'" << name
+                             << "' must be \"sum\", \"max\", \"min\" or "
+                                "\"softmax\" on a kernel function, got "
+                             << value;
+    return success();
+  }
+  if (name == "fuel.row_tiling") {
+    auto tiling = dyn_cast<DenseI64ArrayAttr>(value);
+    if (!tiling || tiling.size() != 4 || !isa<FunctionOpInterface>(op) ||
+        llvm::any_of(tiling.asArrayRef(), [](int64_t v) { return v < 1; }))
+      return op->emitError() << "'" << name
+                             << "' must be array<i64: rows, cols, subgroup "
+                                "size, subgroups> of positive values on a "
+                                "kernel function, got "
+                             << value;
+    return success();
+  }
   return op->emitError() << "unknown fuel attribute '" << name << "'";
 }
 

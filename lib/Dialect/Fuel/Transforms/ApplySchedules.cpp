@@ -17,6 +17,7 @@
 #include "fuel/Dialect/Fuel/Transforms/CudaKernels.h"
 #include "fuel/Dialect/Fuel/Transforms/PackMatmul.h"
 #include "fuel/Dialect/Fuel/Transforms/VulkanKernels.h"
+#include "fuel/Dialect/Fuel/Transforms/VulkanRowKernels.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -37,6 +38,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -284,6 +286,15 @@ computeParam(StringRef spec, ArrayRef<int64_t> extents,
 struct ApplySchedulesPass
     : public mlir::fuel::impl::FuelApplySchedulesPassBase<ApplySchedulesPass> {
   using Base::Base;
+  ApplySchedulesPass(const ApplySchedulesPass &other) : Base(other) {}
+
+  /// Which vulkan row reductions and softmaxes take the subgroup schedule
+  /// (VulkanRowKernels.h; Passes.td describes it).
+  Option<std::string> vulkanRowSchedule{
+      *this, "vulkan-row-schedule",
+      llvm::cl::desc("Row reductions and softmax on Vulkan: 'auto' (by the "
+                     "measured rule), 'subgroup' or 'per-element'"),
+      llvm::cl::init("auto")};
 
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
@@ -674,8 +685,29 @@ struct ApplySchedulesPass
       std::optional<::fuel::plan::GpuLimits> limits =
           getGpuLimits(root, toPlan(exe.getDevice()));
       uint32_t workgroupSize = vulkanWorkgroupSize(limits ? &*limits : nullptr);
+      std::optional<RowScheduleMode> rowMode =
+          llvm::StringSwitch<std::optional<RowScheduleMode>>(
+              vulkanRowSchedule.getValue())
+              .Case("auto", RowScheduleMode::Auto)
+              .Case("subgroup", RowScheduleMode::Subgroup)
+              .Case("per-element", RowScheduleMode::PerElement)
+              .Default(std::nullopt);
+      if (!rowMode) {
+        root.emitError() << "fuel-apply-schedules: 'vulkan-row-schedule' is '"
+                         << vulkanRowSchedule.getValue()
+                         << "'; expected 'auto', 'subgroup' or 'per-element'";
+        return signalPassFailure();
+      }
       for (func::FuncOp kernel : getKernelFuncs(kernels)) {
         if (!kernel->hasAttr(kernel_attr::kSchedule))
+          continue;
+        // A row reduction or softmax may take the subgroup row schedule,
+        // which convert-fuel-to-spirv builds.
+        FailureOr<bool> row = scheduleVulkanRowKernel(
+            kernel, limits ? &*limits : nullptr, *rowMode);
+        if (failed(row))
+          return signalPassFailure();
+        if (*row)
           continue;
         if (failed(applyOne(kernel, "vulkan", workgroupSize)))
           return signalPassFailure();

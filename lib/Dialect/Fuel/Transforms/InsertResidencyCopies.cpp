@@ -37,6 +37,10 @@ using namespace mlir::fuel;
 namespace plan = ::fuel::plan;
 
 namespace {
+
+/// The attribute of a `fuel.copy` holding the planner's price of the hop,
+/// which fuel-plan-buffers carries onto the host program's `fuel.transfer`.
+constexpr llvm::StringLiteral kCopyPredictedNs = "predicted_ns";
 struct InsertResidencyCopiesPass
     : public mlir::fuel::impl::FuelInsertResidencyCopiesPassBase<
           InsertResidencyCopiesPass> {
@@ -105,6 +109,9 @@ void InsertResidencyCopiesPass::runOnOperation() {
       auto copy =
           CopyOp::create(*b, root.getLoc(), on.at(hop.from),
                          fromPlan(ctx, hop.from), fromPlan(ctx, hop.to));
+      // The planner's price of this hop, for the executable's report.
+      copy->setAttr(kCopyPredictedNs,
+                    IntegerAttr::get(IntegerType::get(ctx, 64), hop.ns));
       on[hop.to] = copy.getResult();
       copiesNs = plan::satAdd(copiesNs, hop.ns);
       bytesMoved = plan::satAddU(bytesMoved, bytes);

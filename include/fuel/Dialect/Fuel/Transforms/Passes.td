@@ -363,7 +363,10 @@ def FuelInsertResidencyCopiesPass
 
     Copies are placed right after the value's definition (arguments: at the
     start of the function), the host hop first, then targets in device
-    order; re-made views follow their copy. Copies already in the IR are
+    order; re-made views follow their copy. Each copy carries its hop's
+    price by the transfer model (`predicted_ns`: latency plus bytes over the
+    link's bandwidth), which the host program's `fuel.transfer` and the
+    executable's report keep. Copies already in the IR are
     removed first and rebuilt, so running the pass (or `fuel-plan`) on its
     own output gives the same IR.
 
@@ -659,6 +662,28 @@ def FuelApplySchedulesPass
     as B, each constant is replaced by its panel layout (packed here, once)
     and the kernel's B binding by one of that type, so the kernel copies
     nothing; the dispatches keep their node and prediction.
+
+    Vulkan row kernels (VulkanRowKernels.h; docs/LOWERING.md "Vulkan: fast
+    schedules"): a vulkan kernel whose body is one f32 row reduction
+    (`linalg.reduce` or a reducing `linalg.generic` over the innermost
+    dimensions of binding 0 by addf, maximumf or minimumf from a fill of its
+    identity) or one `linalg.softmax` over the innermost dimension takes,
+    instead of its `@vulkan` sequence, the subgroup row schedule when the
+    option `vulkan-row-schedule` says so: `auto` (the default) by
+    `fuel::target::chooseRowSchedule`, the rule measured on lavapipe;
+    `subgroup` whenever its rows fit one workgroup each in the grid (at most
+    65535); `per-element` never. (The option is declared with the pass, in
+    ApplySchedules.cpp.) Such a kernel keeps its tensor body and records
+    `fuel.row_kernel` (sum, max, min, softmax), `fuel.row_tiling = array<i64:
+    rows, cols, S, G>` (`fuel::target::chooseReductionTiling` on the
+    device's limits), `fuel.workgroup_size = [S * G, 1, 1]` and
+    `fuel.workgroups = [rows, 1, 1]`; convert-fuel-to-spirv builds its
+    kernel. A device whose topology states no limits keeps the per-element
+    schedule. Errors, at the kernel: limits that lack `subgroup_size`,
+    `max_workgroup_invocations` or `shared_memory_bytes`, or are too small
+    (a subgroup wider than the workgroup limit, a subgroup size that is not
+    a power of two), naming the field; at the module: an unknown
+    `vulkan-row-schedule`.
 
     The target is the module's topology's cpu target, else the compiling
     host; `target-cpu`/`target-features`/`target-triple` override it (cross
