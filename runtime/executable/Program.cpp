@@ -367,14 +367,15 @@ Status verifyProgram(const Program &p, const LoadOptions &options) {
     }
   }
 
-  // Library kernels: shims run on the CPU.
+  // Library kernels: shims run on the CPU, cuBLAS on CUDA devices.
   for (size_t l = 0; l < p.libraryKernels.size(); ++l) {
     const LibraryKernel &lib = p.libraryKernels[l];
     std::string field = at("library_kernels", l);
     FUEL_RT_RETURN_IF_ERROR(
         checkIndex(field + ".device", lib.device, p.devices.size(), "devices"));
-    if (p.devices[lib.device].device.kind != DeviceKind::Cpu)
-      return invalid(field + ".device", "library kernels run on the cpu");
+    if (p.devices[lib.device].device.kind == DeviceKind::Vulkan)
+      return invalid(field + ".device",
+                     "library kernels run on the cpu or on cuda");
     if (lib.kernelId.empty())
       return invalid(field + ".kernel_id", "empty");
     if (lib.shim.empty())
@@ -522,7 +523,8 @@ Status verifyProgram(const Program &p, const LoadOptions &options) {
   bool needsCpuCode = false;
   for (const KernelModule &m : p.modules)
     needsCpuCode |= m.format == ModuleFormat::ElfSharedObject;
-  needsCpuCode |= !p.libraryKernels.empty();
+  for (const LibraryKernel &l : p.libraryKernels)
+    needsCpuCode |= p.devices[l.device].device.kind == DeviceKind::Cpu;
   if (options.checkCpuFeatures && needsCpuCode) {
     std::vector<std::string> host =
         options.hostCpuFeatures ? *options.hostCpuFeatures : hostCpuFeatures();
