@@ -76,7 +76,8 @@ int main(int argc, char **argv) {
     buildVulkanMixed(mixed, spirv, 1009, 5);
     ok = write(dir + "/mixed-vulkan.fuel", mixed);
   }
-  // cpu + cuda:0: mixed-cuda.fuel (buildCudaMixed, 1000 f32, the PTX vadd)
+  // cpu + cuda:0: mixed-cuda.fuel and mixed-cuda-tiny.fuel (buildCudaMixed,
+  // 1000 and 64 f32, the PTX vadd)
   // and cublas-cuda.fuel (buildCudaGemm, 37x19 = 37x23 * 23x19).
   std::ifstream ptxFile(FUEL_TEST_PTX_PATH, std::ios::binary);
   std::vector<uint8_t> ptx(std::istreambuf_iterator<char>(ptxFile), {});
@@ -85,10 +86,12 @@ int main(int argc, char **argv) {
     ok = false;
   }
   if (ok) {
-    ExecutableWriter mixed, gemm;
+    ExecutableWriter mixed, tiny, gemm;
     buildCudaMixed(mixed, ptx, 1000);
+    buildCudaMixed(tiny, ptx, 64);
     buildCudaGemm(gemm, 37, 19, 23);
     ok = write(dir + "/mixed-cuda.fuel", mixed) &&
+         write(dir + "/mixed-cuda-tiny.fuel", tiny) &&
          write(dir + "/cublas-cuda.fuel", gemm);
   }
   return ok ? 0 : 1;
