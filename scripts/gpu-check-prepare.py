@@ -129,6 +129,8 @@ class Preparer:
                           "--topology=" + topology, "--plan=" + plan])
         if rc != 0:
             first = (err.strip().splitlines() or ["exit %d" % rc])[0]
+            first = first.replace(ROOT + os.sep, "").replace(
+                self.out + os.sep, "")
             self.refused.append("%s: %s" % (name, first))
             return None
         return exe

@@ -19,6 +19,10 @@
 # bandwidth and latency (fitLink), the examples on cpu + cuda:0 against cpu
 # only with predicted beside measured. Writes RESULTS/gpu-check.log and
 # RESULTS/summary.json and prints one table. Exits 1 when a program fails.
+# Environment: FUEL_GPU_CHECK_BUILD (the build folder), FUEL_GPU_CHECK_JOBS
+# (default 16), FUEL_GPU_CHECK_CONFORMANCE=0 (skip the conformance suite),
+# FUEL_RUN_EXTRA (arguments added to every fuel-run, e.g. --cuda-library=
+# for a dry run through the driver's test double).
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -59,8 +63,12 @@ t0=$(now_ms)
 
 # 1. The runtime, compiler off.
 build="${FUEL_GPU_CHECK_BUILD:-${TMPDIR:-/tmp}/fuel-gpu-check-build}"
+jobs="${FUEL_GPU_CHECK_JOBS:-16}"
+read -r -a extra <<< "${FUEL_RUN_EXTRA:-}"
 gtest=-DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON
-command -v spirv-as >/dev/null 2>&1 && gtest=
+if [ "${FUEL_GPU_CHECK_CONFORMANCE:-1}" != 0 ] && command -v spirv-as >/dev/null 2>&1; then
+  gtest=
+fi
 generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 say "== build: $build"
@@ -74,11 +82,11 @@ if ! cmake "${generator[@]}" -S "$here/src" -B "$build" --no-warn-unused-cli \
   say "gpu-check: cmake failed (see $log)"; exit 1
 fi
 targets=(fuel-run fuel-probe fuel-bench-copy-links)
-if ! cmake --build "$build" -j16 --target "${targets[@]}" >>"$log" 2>&1; then
+if ! cmake --build "$build" -j"$jobs" --target "${targets[@]}" >>"$log" 2>&1; then
   say "gpu-check: the runtime build failed (see $log)"; exit 1
 fi
 conformance="not built (no GoogleTest or spirv-as)"
-if [ -z "$gtest" ] && cmake --build "$build" -j16 --target FuelRtDeviceTests >>"$log" 2>&1; then
+if [ -z "$gtest" ] && cmake --build "$build" -j"$jobs" --target FuelRtDeviceTests >>"$log" 2>&1; then
   conformance=built
 fi
 t_build=$(( $(now_ms) - t0 ))
@@ -96,7 +104,7 @@ declare -a rows=()
 while IFS=$'\t' read -r name kind tol nin nout; do
   [ -z "$name" ] || [ "${name:0:1}" = "#" ] && continue
   [ "$kind" = bench-matmul ] && continue
-  args=("$here/programs/$name.fuelx")
+  args=("$here/programs/$name.fuelx" "${extra[@]}")
   for ((i = 0; i < nin; ++i)); do args+=("--input=@$here/programs/$name.in$i.npy"); done
   for ((j = 0; j < nout; ++j)); do args+=("--expected-output=@$here/programs/$name.ref$j.npy"); done
   args+=("--tolerance=$tol")
@@ -134,7 +142,7 @@ report_field() { # FILE KEY: "total: predicted P ns, measured M ns" / "run: medi
 }
 timed() { # NAME ARGS...: median ns of 20 runs after 3 warm-ups, to $results/NAME.report
   local name="$1"; shift
-  timeout 120 "$run_tool" "$@" --warmup=3 --repeat=20 --report >"$results/$name.report" 2>>"$log" || return 1
+  timeout 120 "$run_tool" "$@" "${extra[@]}" --warmup=3 --repeat=20 --report >"$results/$name.report" 2>>"$log" || return 1
 }
 if [ "$quick" = 0 ]; then
   say "== benchmarks"

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The first step of scripts/gpu-check.sh, checked here.
 
-  gpu_check_prepare_test.py REPO BUILD WORK
+  gpu_check_prepare_test.py REPO BUILD WORK FAKE_DRIVER FAKE_CUBLAS_DIR
 
 Runs `scripts/gpu-check.sh --prepare WORK/folder --build BUILD`, then checks
 the folder: at most 64 MiB; programs.tsv lists programs whose executable,
@@ -11,8 +11,9 @@ for the runtime tests' programs; the run step is there. Then configures and
 builds libfuelrt and fuel-run from the folder alone (FUEL_BUILD_COMPILER=OFF,
 the carried FlatBuffers and Vulkan headers and schema header, no flatc),
 with the folder copied elsewhere so that nothing outside it is reachable by
-a relative path, and runs the built fuel-run on a CPU-free check: a cuda:0
-program is refused with the reason where no driver exists.
+a relative path, checks that the built fuel-run refuses a cuda:0 program
+with the reason where no driver exists, and runs the run step (--quick) as
+a dry run through the test doubles of the driver and cuBLAS.
 """
 
 import os
@@ -102,7 +103,6 @@ moved = os.path.join(WORK, "elsewhere")
 shutil.copytree(folder, moved)
 build = os.path.join(WORK, "runtime-build")
 flags = ["-DCMAKE_BUILD_TYPE=Release", "-DFUEL_BUILD_COMPILER=OFF",
-         "-DFUEL_BUILD_BENCHMARKS=OFF",
          "-DCMAKE_DISABLE_FIND_PACKAGE_MLIR=ON",
          "-DCMAKE_DISABLE_FIND_PACKAGE_LLVM=ON",
          "-DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON",
@@ -128,6 +128,42 @@ rc, out = run([os.path.join(build, "bin", "fuel-run"),
                "--input=random:1"], env=dict(os.environ, LD_LIBRARY_PATH=""))
 check(rc == 0 or "executable needs device cuda:0: cuda:0: " in out,
       "the folder's fuel-run refuses cuda:0 with the reason: " + out)
+
+# The run step itself, as a dry run through the test doubles of the driver
+# and of cuBLAS (no kernel launches): the cuBLAS program and the cpu-only
+# examples pass, the PTX programs fail at their launch, the table, the log
+# and a JSON summary are written, and the exit status is 1.
+fake_driver, fake_cublas = sys.argv[4:6]
+results = os.path.join(WORK, "results")
+env = dict(os.environ, FUEL_GPU_CHECK_BUILD=build, FUEL_GPU_CHECK_JOBS="2",
+           FUEL_GPU_CHECK_CONFORMANCE="0",
+           FUEL_RUN_EXTRA="--cuda-library=%s --cublas-path=%s"
+           % (fake_driver, fake_cublas))
+p = subprocess.run([os.path.join(moved, "gpu-check.sh"), "--quick", results],
+                   capture_output=True, text=True, env=env)
+print(p.stdout[-3000:])
+check(p.returncode == 1, "the dry run exits 1 (launches refused): exit %d, %s"
+      % (p.returncode, p.stderr[-2000:]))
+import json  # noqa: E402
+try:
+    with open(os.path.join(results, "summary.json")) as f:
+        summary = json.load(f)
+    status = {r["name"]: r["status"] for r in summary["programs"]}
+    check(status.get("rt-cublas-cuda") == "pass",
+          "the cuBLAS program passes through the test doubles: %s" % status)
+    check(status.get("rt-mixed-cuda") == "FAIL",
+          "the PTX program fails at its launch: %s" % status)
+    check(all(status.get(n) == "pass" for n in status if n.startswith("cpuonly-")),
+          "the cpu-only examples pass: %s" % status)
+    check(summary["quick"] is True and summary["failed"] >= 1,
+          "the summary's counts: %s" % summary)
+except (OSError, ValueError, KeyError) as e:
+    failures.append("summary.json: %s" % e)
+check("passed " in p.stdout and "rt-cublas-cuda" in p.stdout,
+      "the table is printed")
+with open(os.path.join(results, "gpu-check.log")) as f:
+    check("cuLaunchKernel failed with 801" in f.read(),
+          "the log holds the launch refusal")
 
 if failures:
     for f in failures:

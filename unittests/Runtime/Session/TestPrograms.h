@@ -276,8 +276,13 @@ inline void buildCudaMixed(ExecutableWriter &w, const std::vector<uint8_t> &ptx,
   uint64_t bytes = uint64_t(n) * 4, slot = (bytes + 255) / 256 * 256;
   uint32_t cpu = startTestProgram(w, "mixed_cuda", 0, {});
   uint32_t gpu = w.addDevice(::fuel::Device::cuda(0), 3 * slot, 256);
+  // The CUDA segment is the PTX text and one NUL (EXECUTABLE-FORMAT.md);
+  // the writer copies it.
+  std::vector<uint8_t> text(ptx.begin(), ptx.end());
+  if (text.empty() || text.back() != 0)
+    text.push_back(0);
   w.addModule(gpu, ModuleFormat::Ptx, {{"vadd", 0, {64, 1, 1}, {}}},
-              {ptx.data(), ptx.size()});
+              {text.data(), text.size()});
   uint32_t a = w.addInput("a", ElementType::F32, {int64_t(n)}, cpu);
   uint32_t b = w.addInput("b", ElementType::F32, {int64_t(n)}, cpu);
   uint32_t c = w.addOutput("c", ElementType::F32, {int64_t(n)}, cpu);
