@@ -12,6 +12,7 @@
 
 #include "Cublas.h"
 #include "CudaDriver.h"
+#include "DeviceChecks.h"
 
 #include <algorithm>
 #include <atomic>
@@ -23,6 +24,9 @@
 namespace fuel::rt {
 
 using namespace cuda;
+using detail::checkRange;
+using detail::outOfRange;
+using detail::unknownBuffer;
 
 namespace {
 
@@ -35,28 +39,6 @@ constexpr uint64_t kMaxAlignment = 256; // cuMemAlloc's alignment
 /// when a command starts this long after it (float milliseconds lose
 /// precision beyond).
 constexpr double kRecalibrateMs = 10000;
-
-Status outOfRange(const std::string &what, uint64_t offset, uint64_t bytes,
-                  uint64_t size) {
-  return Status::error(
-      StatusCode::OutOfRange,
-      what + ": bytes [" + std::to_string(offset) + ", " +
-          std::to_string(offset) + " + " + std::to_string(bytes) +
-          ") are outside a buffer of " + std::to_string(size) + " bytes");
-}
-
-Status checkRange(const std::string &what, uint64_t offset, uint64_t bytes,
-                  uint64_t size) {
-  if (offset > size || bytes > size - offset)
-    return outOfRange(what, offset, bytes, size);
-  return Status::ok();
-}
-
-Status unknownBuffer(const std::string &what, Buffer b) {
-  return Status::error(StatusCode::InvalidArgument,
-                       what + ": buffer " + std::to_string(b.id) +
-                           " is not a live buffer of this device");
-}
 
 } // namespace
 
@@ -318,19 +300,7 @@ CudaQueue::~CudaQueue() {
 
 Status CudaQueue::validate(const Command &c, const Fence *waits,
                            size_t numWaits) {
-  if (numWaits > kMaxWaits)
-    return Status::error(StatusCode::InvalidArgument,
-                         "submit: " + std::to_string(numWaits) +
-                             " wait fences exceed the limit of " +
-                             std::to_string(kMaxWaits));
-  if (numWaits && !waits)
-    return Status::error(StatusCode::InvalidArgument,
-                         "submit: null wait fences");
-  for (size_t i = 0; i < numWaits; ++i)
-    if (waits[i].value != 0 && !waits[i].queue)
-      return Status::error(StatusCode::InvalidArgument, "submit: wait fence " +
-                                                            std::to_string(i) +
-                                                            " has no queue");
+  FUEL_RT_RETURN_IF_ERROR(detail::checkWaitList(waits, numWaits, kMaxWaits));
   if (dev_->lost)
     return Status::error(StatusCode::Unavailable,
                          "submit: the CUDA device was lost");
@@ -338,14 +308,8 @@ Status CudaQueue::validate(const Command &c, const Fence *waits,
   if (c.kind == Command::Kind::Copy) {
     const auto *src = dev_->find(c.src);
     const auto *dst = dev_->find(c.dst);
-    if (!src)
-      return unknownBuffer("copy command: source", c.src);
-    if (!dst)
-      return unknownBuffer("copy command: destination", c.dst);
-    FUEL_RT_RETURN_IF_ERROR(
-        checkRange("copy command: source", c.srcOffset, c.bytes, src->size));
-    return checkRange("copy command: destination", c.dstOffset, c.bytes,
-                      dst->size);
+    return detail::checkCopyCommand(c, src ? &src->size : nullptr,
+                                    dst ? &dst->size : nullptr);
   }
   if (c.kind != Command::Kind::Dispatch)
     return Status::error(StatusCode::InvalidArgument,
