@@ -63,7 +63,7 @@ if(FUEL_BUILD_COMPILER)
   # Fuel::Passes: the planning and the lowering passes together.
   add_library(FuelPasses INTERFACE)
   target_link_libraries(FuelPasses INTERFACE MLIRFuelTransforms MLIRFuelToSPIRV
-    MLIRFuelToLLVM)
+    MLIRFuelToNVVM MLIRFuelToLLVM)
 
   # <target> <export name>, lowest layer first.
   set(FUEL_EXPORTED_COMPILER_TARGETS
@@ -75,7 +75,9 @@ if(FUEL_BUILD_COMPILER)
     MLIRFuelDialect Dialect
     MLIRFuelCpuTarget CpuTarget
     MLIRFuelTransforms Transforms
+    MLIRFuelGpuKernels GpuKernels
     MLIRFuelToSPIRV ToSPIRV
+    MLIRFuelToNVVM ToNVVM
     MLIRFuelToLLVM ToLLVM
     FuelPasses Passes
     FuelCompiler Compiler

@@ -13,7 +13,8 @@ Into DIR it writes:
   third_party/       the FlatBuffers and Vulkan C headers (include/) and
                      the schema header flatc generated (generated/)
   programs/          NAME.fuelx, NAME.inI.npy, NAME.refJ.npy per program
-  programs.tsv       name, kind, tolerance, inputs, outputs of each
+  programs.tsv       name, kind, tolerance, inputs, outputs and the program
+                     whose input and reference files it uses, of each
   not-compiled.txt   programs fuel-compile refused for cpu + cuda:0, with
                      the reason (one line each)
   MANIFEST.txt       what was prepared, by whom (fuel-compile --version)
@@ -64,6 +65,8 @@ MATMUL = """func.func @matmul(%a: tensor<{n}x{n}xf32>, %b: tensor<{n}x{n}xf32>) 
   return %c : tensor<{n}x{n}xf32>
 }}
 """
+# Inputs and references of one program at most (the folder holds 64 MiB).
+MAX_DATA_BYTES = 8 << 20
 PINNED = "pinned-device=cuda:0 allow-cost-placement=false " \
          "kernel-sources=generated"
 UNPINNED = "kernel-sources=generated,cublas"
@@ -119,6 +122,7 @@ class Preparer:
         os.makedirs(self.programs, exist_ok=True)
         self.rows = []
         self.refused = []
+        self.shared = {}
 
     def tool(self, name):
         return os.path.join(self.bin, name)
@@ -136,12 +140,27 @@ class Preparer:
         return exe
 
     def add(self, name, kind, exe, ref, params=(), rtol=1e-5, atol=1e-6,
-            low_high=(-1.0, 1.0), seed=0):
-        """Writes inputs and references of `exe` and lists it."""
+            low_high=(-1.0, 1.0), seed=0, share=None):
+        """Writes inputs and references of `exe` and lists it; programs of
+        one source with the same `share` key use the first one's files."""
         rc, dump, err = run([self.tool("fuel-run"), exe, "--dump"])
         if rc != 0:
             sys.exit("gpu-check-prepare: fuel-run --dump %s: %s" % (exe, err))
         inputs, outputs, _ = harness.parse_dump(dump)
+        if share is not None and share in self.shared:
+            self.rows.append((name, kind, "atol=%g,rtol=%g" % (atol, rtol),
+                              len(inputs), len(outputs), self.shared[share]))
+            return
+        data = sum(int(np.prod(shape)) * np.dtype(harness.DTYPES[dtype]).itemsize
+                   for _, shape, dtype in inputs + outputs)
+        if data > MAX_DATA_BYTES:
+            os.remove(exe)
+            self.refused.append("%s: skipped, %.1f MiB of inputs and "
+                                "references (over %d MiB)"
+                                % (name, data / 2**20, MAX_DATA_BYTES >> 20))
+            return
+        if share is not None:
+            self.shared[share] = name
         rng = np.random.default_rng(seed)
         arrays = []
         for i, (_, shape, dtype) in enumerate(inputs):
@@ -157,11 +176,11 @@ class Preparer:
                     np.asarray(e).astype(harness.DTYPES[dtype]).reshape(
                         shape))
         self.rows.append((name, kind, "atol=%g,rtol=%g" % (atol, rtol),
-                          len(inputs), len(outputs)))
+                          len(inputs), len(outputs), name))
 
     def write_lists(self):
         with open(os.path.join(self.out, "programs.tsv"), "w") as f:
-            f.write("# name\tkind\ttolerance\tinputs\toutputs\n")
+            f.write("# name\tkind\ttolerance\tinputs\toutputs\tdata\n")
             for row in self.rows:
                 f.write("\t".join(str(v) for v in row) + "\n")
         with open(os.path.join(self.out, "not-compiled.txt"), "w") as f:
@@ -248,9 +267,12 @@ def main():
             exe = p.compile("cuda-" + name, t["program"], TOPOLOGY, PINNED)
             if exe:
                 low_high = tuple(float(v) for v in t["range"].split(","))
+                share = None
+                if name.startswith("example-"):
+                    share = os.path.realpath(t["program"])
                 p.add("cuda-" + name, "correctness", exe,
                       reference.lookup(t["ref"]), t["params"], t["rtol"],
-                      t["atol"], low_high)
+                      t["atol"], low_high, share=share)
         # The examples: placed by the planner on cpu + cuda:0, and on the
         # cpu alone.
         for example in ["mlp", "convnet", "transformer"]:
@@ -261,7 +283,8 @@ def main():
                 exe = p.compile(name, source, topology, plan)
                 if exe:
                     p.add(name, "placement", exe, reference.lookup(example),
-                          (), 1e-4, 1e-5, (-0.1, 0.1))
+                          (), 1e-4, 1e-5, (-0.1, 0.1),
+                          share=os.path.realpath(source))
 
         # Generated matmul against cuBLAS, pinned to cuda:0, at a few
         # shapes (random inputs there: timing only; the correctness of
@@ -275,7 +298,8 @@ def main():
                 plan = ("pinned-device=cuda:0 allow-cost-placement=false "
                         "kernel-sources=" + kind)
                 if p.compile(name, source, TOPOLOGY, plan):
-                    p.rows.append((name, "bench-matmul", "-", "random", 1))
+                    p.rows.append((name, "bench-matmul", "-", "random", 1,
+                                   name))
             os.remove(source)
 
     # The runtime tests' executables (FuelRtWriteTestExecutables): they need

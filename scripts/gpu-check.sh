@@ -101,12 +101,12 @@ say "device: ${gpu:-no cuda:0 found by fuel-probe}"
 json_programs=""
 pass=0; fail=0
 declare -a rows=()
-while IFS=$'\t' read -r name kind tol nin nout; do
+while IFS=$'\t' read -r name kind tol nin nout data; do
   [ -z "$name" ] || [ "${name:0:1}" = "#" ] && continue
   [ "$kind" = bench-matmul ] && continue
   args=("$here/programs/$name.fuelx" "${extra[@]}")
-  for ((i = 0; i < nin; ++i)); do args+=("--input=@$here/programs/$name.in$i.npy"); done
-  for ((j = 0; j < nout; ++j)); do args+=("--expected-output=@$here/programs/$name.ref$j.npy"); done
+  for ((i = 0; i < nin; ++i)); do args+=("--input=@$here/programs/$data.in$i.npy"); done
+  for ((j = 0; j < nout; ++j)); do args+=("--expected-output=@$here/programs/$data.ref$j.npy"); done
   args+=("--tolerance=$tol")
   s=$(now_ms)
   if timeout 120 "$run_tool" "${args[@]}" >>"$log" 2>&1; then

@@ -80,6 +80,26 @@ else:
         "(REQUIRES: spirv-tools) will skip"
     )
 
+# ptxas of the CUDA toolkit (found by CMake, cmake/FuelCudaToolkit.cmake):
+# the tests that assemble the PTX fuel makes for the chip of the topology
+# (`REQUIRES: ptxas`, %ptxas). Without it they skip with this note, except
+# under CI=true, where the CI machine's toolkit must be found.
+_ptxas = getattr(config, "fuel_ptxas", "")
+if _ptxas and not _ptxas.endswith("-NOTFOUND") and os.path.exists(_ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", _ptxas))
+elif os.environ.get("CI") == "true":
+    lit_config.fatal(
+        "ptxas not found (the CUDA toolkit, under /usr/local/cuda on the CI "
+        "machines; reconfigure with -DFUEL_PTXAS=<path>); CI=true requires the "
+        "PTX assembly tests to run"
+    )
+else:
+    lit_config.note(
+        "ptxas not found (CUDA toolkit): the PTX assembly tests "
+        "(REQUIRES: ptxas) will skip"
+    )
+
 # A Vulkan device (Mesa lavapipe on CI, scripts/install-deps.sh): the tests
 # that run SPIR-V kernels (`REQUIRES: vulkan`, test/Integration/vulkan/)
 # need one. Without one they skip with this note, except under CI=true,

@@ -74,7 +74,8 @@ typedef enum fuelCompileStage {
   fuelCompileStageBufferized = 4, /* after fuel-bufferize-kernels */
   fuelCompileStageHost = 5,       /* after fuel-plan-buffers */
   fuelCompileStageLlvm = 6,       /* after convert-fuel-to-llvm */
-  fuelCompileStageSpirv = 7       /* after convert-fuel-to-spirv */
+  fuelCompileStageSpirv = 7,      /* after convert-fuel-to-spirv */
+  fuelCompileStagePtx = 8         /* after convert-fuel-to-nvvm */
 } fuelCompileStage;
 
 /* Severity of a diagnostic passed to a fuelDiagnosticHandler. */

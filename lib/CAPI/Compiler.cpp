@@ -92,12 +92,12 @@ LogicalResult toCompileOptions(const fuelCompileOptions *options,
                         static_cast<int>(fc::CompileStage::Planned) &&
                     fuelCompileStageHost - 1 ==
                         static_cast<int>(fc::CompileStage::Host) &&
-                    fuelCompileStageSpirv - 1 ==
-                        static_cast<int>(fc::CompileStage::Spirv),
+                    fuelCompileStagePtx - 1 ==
+                        static_cast<int>(fc::CompileStage::Ptx),
                 "fuelCompileStage and mlir::fuel::CompileStage differ");
   // An int: a C caller may pass any value.
   int value = static_cast<int>(options->stage);
-  if (value < fuelCompileStageExecutable || value > fuelCompileStageSpirv) {
+  if (value < fuelCompileStageExecutable || value > fuelCompileStagePtx) {
     message = "fuelCompileOptions.stage " + std::to_string(value) +
               " is not a fuelCompileStage";
     return failure();

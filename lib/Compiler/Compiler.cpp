@@ -163,9 +163,10 @@ constexpr StageName kStageNames[] = {
     {CompileStage::Host, "host"},
     {CompileStage::Llvm, "llvm"},
     {CompileStage::Spirv, "spirv"},
+    {CompileStage::Ptx, "ptx"},
 };
 // The stages after Planned are fuel-lower's passes, one each, in order.
-static_assert(static_cast<unsigned>(CompileStage::Spirv) == kNumLowerSteps);
+static_assert(static_cast<unsigned>(CompileStage::Ptx) == kNumLowerSteps);
 } // namespace
 
 StringRef mlir::fuel::stringifyCompileStage(CompileStage stage) {
@@ -212,9 +213,17 @@ void mlir::fuel::addPlanningPipeline(OpPassManager &pm,
   buildPlanPipeline(pm, plan);
 }
 
-void mlir::fuel::addLoweringPipeline(OpPassManager &pm, CompileStage last) {
-  buildLowerPipeline(pm, static_cast<unsigned>(last));
+void mlir::fuel::addLoweringPipeline(OpPassManager &pm, CompileStage last,
+                                     std::optional<std::string> cudaToolkit) {
+  buildLowerPipeline(pm, static_cast<unsigned>(last),
+                     cudaToolkit ? *cudaToolkit : defaultCudaToolkit().str());
 }
+
+// Set by CMake for this file (cmake/FuelCudaToolkit.cmake).
+#ifndef FUEL_CUDA_TOOLKIT_DIR
+#define FUEL_CUDA_TOOLKIT_DIR ""
+#endif
+StringRef mlir::fuel::defaultCudaToolkit() { return FUEL_CUDA_TOOLKIT_DIR; }
 
 /// The first planning option of `options` that differs from its default,
 /// by its fuel-plan name, other than the topology; null when none does.
@@ -320,7 +329,7 @@ static LogicalResult run(ModuleOp module, const CompileOptions &options,
   } else {
     addPlanningPipeline(pm, options.planning);
   }
-  addLoweringPipeline(pm, stage);
+  addLoweringPipeline(pm, stage, options.cudaToolkit);
 
   // The compile's timer, hidden: the passes show at the caller's level.
   Timer timer = Timer(options.timing).nest("fuel compile");
@@ -349,7 +358,7 @@ FailureOr<std::vector<uint8_t>> mlir::fuel::serialize(ModuleOp module,
 FailureOr<std::vector<uint8_t>>
 mlir::fuel::compile(ModuleOp module, const CompileOptions &options) {
   std::vector<uint8_t> bytes;
-  if (failed(run(module, options, CompileStage::Spirv, &bytes)))
+  if (failed(run(module, options, CompileStage::Ptx, &bytes)))
     return failure();
   return bytes;
 }

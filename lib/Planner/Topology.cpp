@@ -49,6 +49,34 @@ PathDefaults pathClassDefaults(PathClass c) {
   return {8'000'000'000, 30'000};
 }
 
+std::string ComputeCapability::str() const {
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::string ComputeCapability::chip() const {
+  return "sm_" + std::to_string(major) + std::to_string(minor);
+}
+
+std::optional<ComputeCapability> parseComputeCapability(std::string_view s) {
+  size_t dot = s.find('.');
+  if (dot == std::string_view::npos || dot == 0 || dot > 2 ||
+      dot + 2 != s.size())
+    return std::nullopt;
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  for (size_t i = 0; i < s.size(); ++i)
+    if (i != dot && !digit(s[i]))
+      return std::nullopt;
+  if (dot == 2 && s[0] == '0')
+    return std::nullopt;
+  ComputeCapability cc;
+  for (size_t i = 0; i < dot; ++i)
+    cc.major = cc.major * 10 + uint32_t(s[i] - '0');
+  cc.minor = uint32_t(s[dot + 1] - '0');
+  if (cc < kMinComputeCapability || cc.major > kMaxComputeCapabilityMajor)
+    return std::nullopt;
+  return cc;
+}
+
 std::string validateCpuTarget(const CpuTarget &target) {
   auto nameChar = [](char c, bool upper) {
     return (c >= 'a' && c <= 'z') || (upper && c >= 'A' && c <= 'Z') ||
@@ -194,6 +222,15 @@ std::string Topology::validate() const {
       if (!problem.empty())
         return "the limits of device '" + d.device.str() + "': " + problem;
     }
+    if (d.computeCapability) {
+      if (d.device.kind != DeviceKind::Cuda)
+        return "device '" + d.device.str() +
+               "' has a compute_capability; only CUDA devices (cuda:N) have "
+               "one";
+      if (!parseComputeCapability(d.computeCapability->str()))
+        return "device '" + d.device.str() + "' has compute_capability " +
+               d.computeCapability->str() + " (expected 3.0 to 99.9)";
+    }
   }
   if (cpus != 1)
     return "a topology needs exactly one 'cpu' device (the host), found " +
@@ -257,6 +294,8 @@ std::string Topology::canonicalText() const {
              ",push:" + std::to_string(l.maxPushConstantsBytes) + ",tick:";
       appendDouble(out, l.timestampPeriodNs);
     }
+    if (d.computeCapability)
+      out += " cc=" + d.computeCapability->str();
     out += "\n";
   }
   for (const Link &l : sorted.links) {

@@ -125,6 +125,14 @@ static DeviceInfo accelerator(const probe::ProbedDevice &p, Device device,
   info.alignment = info.cpuType ? c.cpuAlignment : c.gpuAlignment;
   if (device.kind == plan::DeviceKind::Vulkan)
     info.gpuLimits = vulkanLimits(p, notes);
+  if (device.kind == plan::DeviceKind::Cuda && p.computeMajor > 0) {
+    std::string text =
+        std::to_string(p.computeMajor) + "." + std::to_string(p.computeMinor);
+    info.computeCapability = plan::parseComputeCapability(text);
+    if (!info.computeCapability)
+      note(notes, "topology: " + p.label() + ": compute capability " + text +
+                      " is left out (expected 3.0 to 99.9)");
+  }
   return info;
 }
 

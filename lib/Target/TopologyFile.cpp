@@ -32,12 +32,17 @@ using plan::Topology;
 
 static constexpr llvm::StringLiteral kTopKeys[] = {"version", "devices",
                                                    "links"};
-static constexpr llvm::StringLiteral kDeviceKeys[] = {
-    "device",       "name",
-    "cpu_type",     "peak_flops_per_ns",
-    "bytes_per_ns", "dispatch_overhead_ns",
-    "memory_bytes", "alignment",
-    "cpu_target",   "limits"};
+static constexpr llvm::StringLiteral kDeviceKeys[] = {"device",
+                                                      "name",
+                                                      "cpu_type",
+                                                      "peak_flops_per_ns",
+                                                      "bytes_per_ns",
+                                                      "dispatch_overhead_ns",
+                                                      "memory_bytes",
+                                                      "alignment",
+                                                      "cpu_target",
+                                                      "limits",
+                                                      "compute_capability"};
 static constexpr llvm::StringLiteral kLimitsKeys[] = {
     "subgroup_size",
     "shared_memory_bytes",
@@ -202,6 +207,20 @@ bool TopologyParser::parseDevice(const llvm::json::Value &value,
     if (!parseLimits(*v, p, limits))
       return false;
     out.gpuLimits = limits;
+  }
+  if (const llvm::json::Value *v = o->get("compute_capability")) {
+    std::string p = jsonField(path, "compute_capability");
+    if (out.device.kind != DeviceKind::Cuda)
+      return r.fail(p, "only CUDA devices (cuda:N) have a compute_capability");
+    std::optional<llvm::StringRef> text = v->getAsString();
+    std::optional<plan::ComputeCapability> cc;
+    if (text)
+      cc = plan::parseComputeCapability(*text);
+    if (!cc)
+      return r.fail(p, "expected a compute capability \"major.minor\" from "
+                       "\"3.0\" to \"99.9\" (e.g. \"9.0\"), got " +
+                           describeJSON(*v));
+    out.computeCapability = *cc;
   }
   return true;
 }
@@ -503,6 +522,8 @@ std::string printTopologyJSON(const Topology &input) {
                 rawDouble("timestamp_period_ns", l.timestampPeriodNs);
             });
           }
+          if (d.computeCapability)
+            j.attribute("compute_capability", d.computeCapability->str());
         });
       }
     });
@@ -535,7 +556,8 @@ bool topologiesEqual(const Topology &a, const Topology &b) {
         p.peakFlopsPerNs != q.peakFlopsPerNs || p.bytesPerNs != q.bytesPerNs ||
         p.dispatchOverheadNs != q.dispatchOverheadNs ||
         p.memoryBytes != q.memoryBytes || p.alignment != q.alignment ||
-        p.cpuTarget != q.cpuTarget || p.gpuLimits != q.gpuLimits)
+        p.cpuTarget != q.cpuTarget || p.gpuLimits != q.gpuLimits ||
+        p.computeCapability != q.computeCapability)
       return false;
   }
   for (size_t i = 0; i < x.links.size(); ++i) {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuel/Runtime/Executable.h"
+#include "fuel/Runtime/Ptx.h"
 #include "fuel/Runtime/SpirV.h"
 
 #include <cinttypes>
@@ -91,6 +92,23 @@ std::string describeProgram(const Program &p) {
                   " " + formatName(mod.format) + " " +
                   std::to_string(mod.image.size) + " bytes, " +
                   std::to_string(mod.kernels.size()) + " kernels");
+    if (mod.format == ModuleFormat::Ptx) {
+      // What the PTX text says, read the way the loader reads it.
+      StatusOr<PtxModuleInfo> info =
+          readPtxModule(mod.image.data, mod.image.size);
+      std::string text = "    ptx";
+      if (!info) {
+        text += " unreadable: " + info.status().message();
+      } else {
+        text += " version " + info->version + " target " + info->target +
+                " entries";
+        if (info->entries.empty())
+          text += " none";
+        for (const std::string &e : info->entries)
+          text += " " + quoted(e);
+      }
+      line(out, text);
+    }
     if (mod.format == ModuleFormat::SpirV) {
       // What the SPIR-V words say, read the way the loader reads them.
       StatusOr<std::vector<SpirVEntryPoint>> eps =

@@ -11,6 +11,7 @@
 
 #include "fuel-c/KernelABI.h"
 #include "fuel/Probe/Probe.h"
+#include "fuel/Runtime/Ptx.h"
 #include "fuel/Runtime/SpirV.h"
 
 #include <algorithm>
@@ -339,6 +340,37 @@ Status verifyProgram(const Program &p, const LoadOptions &options) {
                                              "' is already kernels[" +
                                              std::to_string(j) + "]");
     }
+    if (mod.format == ModuleFormat::Ptx) {
+      // The PTX text itself: one C string with a .version and a .target,
+      // an .entry for every kernel, and blocks within CUDA's 1024 threads.
+      StatusOr<PtxModuleInfo> ptx =
+          readPtxModule(mod.image.data, mod.image.size);
+      if (!ptx)
+        return invalid(field + ".image", ptx.status().message());
+      for (size_t k = 0; k < mod.kernels.size(); ++k) {
+        const KernelEntry &e = mod.kernels[k];
+        std::string kf = field + "." + at("kernels", k);
+        uint64_t threads = uint64_t(e.workgroupSize[0]) * e.workgroupSize[1] *
+                           e.workgroupSize[2];
+        if (threads > kMaxCudaThreadsPerBlock)
+          return invalid(kf + ".workgroup_size",
+                         "a block of " + std::to_string(threads) +
+                             " threads (CUDA allows at most " +
+                             std::to_string(kMaxCudaThreadsPerBlock) + ")");
+        bool found = false;
+        for (const std::string &name : ptx->entries)
+          found |= name == e.symbol;
+        if (!found) {
+          std::string names;
+          for (const std::string &name : ptx->entries)
+            names += (names.empty() ? "'" : ", '") + name + "'";
+          return invalid(
+              kf + ".symbol",
+              "'" + e.symbol + "' is not an .entry of the PTX module (it has " +
+                  (names.empty() ? std::string("none") : names) + ")");
+        }
+      }
+    }
     if (mod.format == ModuleFormat::SpirV) {
       // The SPIR-V words themselves: the size, the magic number and the
       // entry points every kernel names.
@@ -373,9 +405,10 @@ Status verifyProgram(const Program &p, const LoadOptions &options) {
     std::string field = at("library_kernels", l);
     FUEL_RT_RETURN_IF_ERROR(
         checkIndex(field + ".device", lib.device, p.devices.size(), "devices"));
+    // CPU shims (OpenBLAS, BLIS), and cuBLAS on a CUDA device.
     if (p.devices[lib.device].device.kind == DeviceKind::Vulkan)
       return invalid(field + ".device",
-                     "library kernels run on the cpu or on cuda");
+                     "library kernels run on the cpu or a cuda device");
     if (lib.kernelId.empty())
       return invalid(field + ".kernel_id", "empty");
     if (lib.shim.empty())

@@ -69,16 +69,16 @@ names = [r[0] for r in rows]
 for name in ["rt-mixed-cuda", "rt-mixed-cuda-tiny", "rt-cublas-cuda"]:
     check(name in names, name + " is listed")
 programs = os.path.join(folder, "programs")
-for name, kind, tol, nin, nout in rows:
+for name, kind, tol, nin, nout, data in rows:
     check(os.path.exists(os.path.join(programs, name + ".fuelx")),
           name + ".fuelx is present")
     if nin == "random":
         continue
     for i in range(int(nin)):
-        check(os.path.exists(os.path.join(programs, "%s.in%d.npy" % (name, i))),
+        check(os.path.exists(os.path.join(programs, "%s.in%d.npy" % (data, i))),
               "%s input %d is present" % (name, i))
     for j in range(int(nout)):
-        check(os.path.exists(os.path.join(programs, "%s.ref%d.npy" % (name, j))),
+        check(os.path.exists(os.path.join(programs, "%s.ref%d.npy" % (data, j))),
               "%s reference %d is present" % (name, j))
 
 

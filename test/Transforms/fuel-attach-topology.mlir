@@ -20,7 +20,7 @@
 // the options, with the defaults when none is given.
 
 // DEFAULT: #[[TOPO:.+]] = #fuel.topology<hash = 0x{{[0-9a-f]+}}, devices = [<cpu, name = "host (built-in default topology)", cpu_type, {{[^>]*}}>], links = []>
-// FILE: #[[TOPO:.+]] = #fuel.topology<hash = 0x[[HASH:[0-9a-f]+]], devices = [<cpu, {{[^>]*}}>, <cuda:0, {{[^>]*}}>], links = [<cpu -> cuda:0, {{[^>]*}}>, <cuda:0 -> cpu, {{[^>]*}}>]>
+// FILE: #[[TOPO:.+]] = #fuel.topology<hash = 0x[[HASH:[0-9a-f]+]], devices = [<cpu, {{[^>]*}}>, <cuda:0, {{[^>]*}}limits = <{{[^>]*}}>, compute_capability = "9.0">], links = [<cpu -> cuda:0, {{[^>]*}}>, <cuda:0 -> cpu, {{[^>]*}}>]>
 // CHECK-LABEL: module @fresh
 // CHECK-SAME: attributes {fuel.config = #fuel.config<price_transfers = true, allow_cost_placement = true, pinned_device = cpu, precision = "none">, fuel.topology = #[[TOPO]]}
 
@@ -49,8 +49,8 @@ module @fresh {
 // given and accepts an explicit topology with the same content hash (this one
 // is cpu-cuda.json), and that its configuration is rewritten from the options.
 
-// DEFAULT: #[[KEPT:.+]] = #fuel.topology<hash = 0x{{[0-9a-f]+}}, devices = [<cpu, name = "stamped host", {{[^>]*}}>, <cuda:0, name = "stamped gpu", {{[^>]*}}>], links = [<cpu -> cuda:0, {{[^>]*}}>, <cuda:0 -> cpu, {{[^>]*}}>]>
-// FILE: #[[KEPT:.+]] = #fuel.topology<hash = 0x[[HASH]], devices = [<cpu, {{[^>]*}}>, <cuda:0, {{[^>]*}}>], links = [<cpu -> cuda:0, {{[^>]*}}>, <cuda:0 -> cpu, {{[^>]*}}>]>
+// DEFAULT: #[[KEPT:.+]] = #fuel.topology<hash = 0x{{[0-9a-f]+}}, devices = [<cpu, name = "stamped host", {{[^>]*}}>, <cuda:0, name = "stamped gpu", {{[^>]*}}limits = <{{[^>]*}}>, compute_capability = "9.0">], links = [<cpu -> cuda:0, {{[^>]*}}>, <cuda:0 -> cpu, {{[^>]*}}>]>
+// FILE: #[[KEPT:.+]] = #fuel.topology<hash = 0x[[HASH]], devices = [<cpu, {{[^>]*}}>, <cuda:0, {{[^>]*}}limits = <{{[^>]*}}>, compute_capability = "9.0">], links = [<cpu -> cuda:0, {{[^>]*}}>, <cuda:0 -> cpu, {{[^>]*}}>]>
 // CHECK-LABEL: module @stamped
 // CHECK-SAME: attributes {fuel.config = #fuel.config<price_transfers = true, allow_cost_placement = true, pinned_device = cpu, precision = "none">, fuel.topology = #[[KEPT]]}
 
@@ -69,7 +69,10 @@ module @stamped attributes {
     <cpu, name = "stamped host", cpu_type, peak = {f32 = 32.0, f64 = 16.0},
      bytes_per_ns = 20.0, dispatch_ns = 2000, memory = 34359738368, alignment = 64>,
     <cuda:0, name = "stamped gpu", peak = {f32 = 50000.0, f64 = 25000.0},
-     bytes_per_ns = 3000.0, dispatch_ns = 5000, memory = 85899345920, alignment = 256>],
+     bytes_per_ns = 3000.0, dispatch_ns = 5000, memory = 85899345920, alignment = 256,
+     limits = <subgroup_size = 32, shared_memory_bytes = 49152,
+               max_workgroup_invocations = 1024, max_workgroup_size = [1024, 1024, 64]>,
+     compute_capability = "9.0">],
   links = [
     <cpu -> cuda:0, bandwidth = 25000000000, latency_ns = 10000, class = "device-copy">,
     <cuda:0 -> cpu, bandwidth = 25000000000, latency_ns = 10000, class = "device-copy">]>} {

@@ -57,11 +57,12 @@ enum class Stage {
   Host,
   Llvm,
   Spirv,
+  Ptx,
   Asm,
   Executable
 };
-static_assert(static_cast<int>(Stage::Spirv) ==
-              static_cast<int>(CompileStage::Spirv));
+static_assert(static_cast<int>(Stage::Ptx) ==
+              static_cast<int>(CompileStage::Ptx));
 } // namespace
 
 static llvm::cl::OptionCategory
@@ -109,9 +110,18 @@ static llvm::cl::opt<Stage> emitStage(
         clEnumValN(Stage::Host, "host", "after fuel-plan-buffers"),
         clEnumValN(Stage::Llvm, "llvm", "after convert-fuel-to-llvm"),
         clEnumValN(Stage::Spirv, "spirv", "after convert-fuel-to-spirv"),
+        clEnumValN(Stage::Ptx, "ptx", "after convert-fuel-to-nvvm"),
         clEnumValN(Stage::Asm, "asm",
                    "the assembly of the cpu kernels, for their target")),
     llvm::cl::cat(compileCategory));
+
+static llvm::cl::opt<std::string> cudaToolkitOption(
+    "cuda-toolkit",
+    llvm::cl::desc("CUDA toolkit directory whose libdevice the PTX links for "
+                   "math functions without an approximation or an NVPTX "
+                   "instruction ('' for none; default: the toolkit found "
+                   "when fuel was built). Never read from the environment"),
+    llvm::cl::value_desc("dir"), llvm::cl::cat(compileCategory));
 
 static llvm::cl::opt<bool> statsOption(
     "compile-stats",
@@ -278,6 +288,8 @@ int main(int argc, char **argv) {
 
   CompileOptions options;
   options.planning = planning;
+  if (cudaToolkitOption.getNumOccurrences())
+    options.cudaToolkit = cudaToolkitOption.getValue();
   options.timing = timingManager.getRootTimer();
   SerializeStats serializeStats;
   if (serialize)

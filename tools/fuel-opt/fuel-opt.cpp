@@ -82,6 +82,7 @@ int main(int argc, char **argv) {
   mlir::fuel::registerFuelLowerPipeline();
   mlir::fuel::registerTestFuelEmitCpuAsmPass();
   mlir::fuel::registerTestFuelEmitSpirvPass();
+  mlir::fuel::registerTestFuelEmitPtxPass();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::fuel::FuelDialect>();

@@ -308,8 +308,8 @@ struct CountFunctionsPass
 };
 
 TEST(CompilerTest, PipelinesInTheCallersPassManagerEqualLower) {
-  for (CompileStage stage :
-       {CompileStage::Planned, CompileStage::Host, CompileStage::Spirv}) {
+  for (CompileStage stage : {CompileStage::Planned, CompileStage::Host,
+                             CompileStage::Spirv, CompileStage::Ptx}) {
     SCOPED_TRACE(stringifyCompileStage(stage).str());
     auto ctx = compilerContext();
     OwningOpRef<ModuleOp> viaLower = parse(*ctx, kMlp);
@@ -328,7 +328,7 @@ TEST(CompilerTest, PipelinesInTheCallersPassManagerEqualLower) {
     EXPECT_EQ(nodes, 0);
     EXPECT_EQ(print(*own), print(*viaLower));
     EXPECT_TRUE(isPlanned(*own));
-    if (stage != CompileStage::Spirv)
+    if (stage != CompileStage::Ptx)
       continue;
     // Serialized, the caller's module gives compile()'s bytes.
     SerializeStats stats;
@@ -410,8 +410,9 @@ TEST(CompilerTest, StagesHaveTheirNames) {
   for (CompileStage stage :
        {CompileStage::Planned, CompileStage::Outlined, CompileStage::Kernels,
         CompileStage::Bufferized, CompileStage::Host, CompileStage::Llvm,
-        CompileStage::Spirv})
+        CompileStage::Spirv, CompileStage::Ptx})
     EXPECT_EQ(symbolizeCompileStage(stringifyCompileStage(stage)), stage);
+  EXPECT_EQ(stringifyCompileStage(CompileStage::Ptx), "ptx");
   EXPECT_EQ(stringifyCompileStage(CompileStage::Bufferized), "bufferized");
   EXPECT_EQ(symbolizeCompileStage("asm"), std::nullopt);
 }

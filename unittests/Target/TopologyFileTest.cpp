@@ -170,7 +170,7 @@ TEST(TopologyFileErrors, UnknownKeys) {
       "t.json: error: $.devices[1].bandwith_per_ns: unknown key "
       "(expected one of: device, name, cpu_type, peak_flops_per_ns, "
       "bytes_per_ns, dispatch_overhead_ns, memory_bytes, alignment, "
-      "cpu_target, limits)");
+      "cpu_target, limits, compute_capability)");
   EXPECT_EQ(
       parseError(withLink(
           R"({"from": "cpu", "to": "cuda:0", "path_class": "peer", "latency": 1})")),
@@ -618,6 +618,104 @@ TEST(TopologyFileLimits, LavapipeFile) {
 }
 
 //===----------------------------------------------------------------------===//
+// CUDA compute capability
+//===----------------------------------------------------------------------===//
+
+TEST(TopologyFileComputeCapability, Parses) {
+  llvm::Expected<Topology> t = parseTopology(
+      withDevice(R"({"device": "cuda:0", "compute_capability": "8.6"})"),
+      "t.json");
+  ASSERT_TRUE(bool(t)) << llvm::toString(t.takeError());
+  const plan::DeviceInfo *gpu = t->find(Device::cuda(0));
+  ASSERT_TRUE(gpu && gpu->computeCapability);
+  EXPECT_EQ(gpu->computeCapability->major, 8u);
+  EXPECT_EQ(gpu->computeCapability->minor, 6u);
+  EXPECT_EQ(gpu->computeCapability->str(), "8.6");
+  EXPECT_EQ(gpu->computeCapability->chip(), "sm_86");
+  llvm::Expected<Topology> none =
+      parseTopology(withDevice(R"({"device": "cuda:0"})"), "t.json");
+  ASSERT_TRUE(bool(none));
+  EXPECT_FALSE(none->find(Device::cuda(0))->computeCapability);
+  EXPECT_EQ(plan::kDefaultComputeCapability.chip(), "sm_90");
+  EXPECT_EQ(plan::parseComputeCapability("10.0")->chip(), "sm_100");
+}
+
+TEST(TopologyFileComputeCapability, Errors) {
+  const char *expectation =
+      "expected a compute capability \"major.minor\" from \"3.0\" to "
+      "\"99.9\" (e.g. \"9.0\"), got ";
+  struct Case {
+    const char *value;
+    const char *got;
+  };
+  const Case cases[] = {{"8.6", "8.6"},           {"\"9\"", "\"9\""},
+                        {"\"9.10\"", "\"9.10\""}, {"\"2.1\"", "\"2.1\""},
+                        {"\"09.0\"", "\"09.0\""}, {"\"\"", "\"\""},
+                        {"\"x.0\"", "\"x.0\""},   {"\"100.0\"", "\"100.0\""}};
+  for (const Case &c : cases) {
+    std::string text = withDevice(
+        std::string(R"({"device": "cuda:0", "compute_capability": )") +
+        c.value + "}");
+    EXPECT_EQ(parseError(text),
+              std::string("t.json: error: $.devices[1].compute_capability: ") +
+                  expectation + c.got)
+        << text;
+  }
+  EXPECT_EQ(parseError(withDevice(
+                R"({"device": "vulkan:0", "compute_capability": "9.0"})")),
+            "t.json: error: $.devices[1].compute_capability: only CUDA "
+            "devices (cuda:N) have a compute_capability");
+  EXPECT_EQ(parseError(R"({"version": 1, "devices": [{"device": "cpu", )"
+                       R"("compute_capability": "9.0"}]})"),
+            "t.json: error: $.devices[0].compute_capability: only CUDA "
+            "devices (cuda:N) have a compute_capability");
+}
+
+TEST(TopologyFileComputeCapability, RoundTripAndHash) {
+  Topology t = defaultTopology();
+  plan::DeviceInfo gpu;
+  gpu.device = Device::cuda(0);
+  t.devices.push_back(gpu);
+  uint64_t without = t.contentHash();
+  EXPECT_EQ(t.canonicalText().find("cc="), std::string::npos);
+  t.devices[1].computeCapability = plan::ComputeCapability{8, 0};
+  uint64_t with = t.contentHash();
+  EXPECT_NE(with, without);
+  std::string text = printTopologyJSON(t);
+  EXPECT_NE(text.find("\"compute_capability\": \"8.0\""), std::string::npos)
+      << text;
+  llvm::Expected<Topology> back = parseTopology(text, "printed.json");
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError()) << "\n" << text;
+  EXPECT_TRUE(topologiesEqual(*back, t)) << text;
+  EXPECT_EQ(back->contentHash(), with);
+  Topology u = t;
+  u.devices[1].computeCapability = plan::ComputeCapability{9, 0};
+  EXPECT_NE(u.contentHash(), with);
+  EXPECT_FALSE(topologiesEqual(t, u));
+  // validate() rejects a compute capability off a CUDA device.
+  u = t;
+  u.devices[0].computeCapability = plan::ComputeCapability{9, 0};
+  EXPECT_EQ(u.validate(), "device 'cpu' has a compute_capability; only CUDA "
+                          "devices (cuda:N) have one");
+}
+
+// The H100-class topology states the chip and CUDA's limits.
+TEST(TopologyFileComputeCapability, CudaFile) {
+  std::string dir = std::string(FUEL_SOURCE_DIR) + "/test/topologies/";
+  llvm::Expected<Topology> t = loadTopologyFile(dir + "cpu-cuda.json");
+  ASSERT_TRUE(bool(t)) << llvm::toString(t.takeError());
+  const plan::DeviceInfo *gpu = t->find(Device::cuda(0));
+  ASSERT_TRUE(gpu && gpu->computeCapability && gpu->gpuLimits);
+  EXPECT_EQ(gpu->computeCapability->chip(), "sm_90");
+  EXPECT_EQ(gpu->gpuLimits->subgroupSize, 32u);
+  EXPECT_EQ(gpu->gpuLimits->sharedMemoryBytes, 49152u);
+  EXPECT_EQ(gpu->gpuLimits->maxWorkgroupInvocations, 1024u);
+  llvm::Expected<Topology> a100 = loadTopologyFile(dir + "cpu-cuda-sm80.json");
+  ASSERT_TRUE(bool(a100)) << llvm::toString(a100.takeError());
+  EXPECT_EQ(a100->find(Device::cuda(0))->computeCapability->chip(), "sm_80");
+}
+
+//===----------------------------------------------------------------------===//
 // Example files and the default topology
 //===----------------------------------------------------------------------===//
 
@@ -640,7 +738,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values("cpu-only.json", "cpu-cuda.json", "cpu-2cuda-peer.json",
                       "cpu-cuda-vulkan.json", "cpu-lavapipe.json",
                       "cpu-2cuda.json", "worked-example.json",
-                      "cpu-cuda-no-rates.json"));
+                      "cpu-cuda-no-rates.json", "cpu-cuda-sm80.json"));
 
 TEST(TopologyFile, ExampleContents) {
   std::string dir = std::string(FUEL_SOURCE_DIR) + "/test/topologies/";

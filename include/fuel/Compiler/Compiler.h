@@ -107,10 +107,11 @@ enum class CompileStage {
   Host,       // after fuel-plan-buffers
   Llvm,       // after convert-fuel-to-llvm
   Spirv,      // after convert-fuel-to-spirv
+  Ptx,        // after convert-fuel-to-nvvm
 };
 
 /// The stage's name in docs/ARCHITECTURE.md and `fuel-compile --emit`:
-/// planned, outlined, kernels, bufferized, host, llvm, spirv.
+/// planned, outlined, kernels, bufferized, host, llvm, spirv, ptx.
 StringRef stringifyCompileStage(CompileStage stage);
 
 /// The stage named `name` (as stringifyCompileStage spells it), if any.
@@ -131,7 +132,8 @@ void addPlanningPipeline(OpPassManager &pm, const PlanningOptions &options);
 /// (anchored on builtin.module): the passes of fuel-lower, in its order;
 /// nothing for CompileStage::Planned.
 void addLoweringPipeline(OpPassManager &pm,
-                         CompileStage last = CompileStage::Spirv);
+                         CompileStage last = CompileStage::Ptx,
+                         std::optional<std::string> cudaToolkit = {});
 
 /// How `compile` and `lower` run.
 struct CompileOptions {
@@ -156,7 +158,16 @@ struct CompileOptions {
   Timer timing;
   /// When set, serialization's counts and wall seconds are written here.
   SerializeStats *stats = nullptr;
+  /// The CUDA toolkit whose libdevice convert-fuel-to-nvvm links for math
+  /// functions without an approximation or an NVPTX instruction; "" for
+  /// none; unset: the toolkit CMake found when fuel was built
+  /// (defaultCudaToolkit()). Never taken from the environment.
+  std::optional<std::string> cudaToolkit;
 };
+
+/// The CUDA toolkit directory CMake found when fuel was built
+/// (FUEL_CUDA_TOOLKIT_DIR), "" when none.
+StringRef defaultCudaToolkit();
 
 /// Plans `module` (unless it is planned) and lowers it in place through
 /// `stage`. Diagnostics go to the module's context. On failure the module
@@ -164,7 +175,7 @@ struct CompileOptions {
 LogicalResult lower(ModuleOp module, const CompileOptions &options,
                     CompileStage stage);
 
-/// The executable's bytes of `module` lowered through CompileStage::Spirv (by
+/// The executable's bytes of `module` lowered through CompileStage::Ptx (by
 /// `lower`, or by a caller's pass manager with the pipelines above): what
 /// `compile` returns for it. The IR is not changed. Counts and wall seconds
 /// go to `stats` when it is not null. Diagnostics go to the module's context.

@@ -28,16 +28,18 @@ struct LowerStep {
 };
 
 /// The number of passes of `fuel-lower`.
-inline constexpr unsigned kNumLowerSteps = 6;
+inline constexpr unsigned kNumLowerSteps = 7;
 
 /// The passes of `fuel-lower`, in order: outlined, kernels, bufferized, host,
-/// llvm.
+/// llvm, spirv, ptx.
 ArrayRef<LowerStep> getLowerSteps();
 
 /// Adds the first `steps` passes of `fuel-lower` (all by default) to `pm`
-/// (anchored on builtin.module): a placed module down to the LLVM-dialect
-/// stage, before serialization.
-void buildLowerPipeline(OpPassManager &pm, unsigned steps = kNumLowerSteps);
+/// (anchored on builtin.module): a placed module down to the LLVM-dialect,
+/// SPIR-V and PTX stages, before serialization. `cudaToolkit` is
+/// convert-fuel-to-nvvm's `cuda-toolkit` ("": none).
+void buildLowerPipeline(OpPassManager &pm, unsigned steps = kNumLowerSteps,
+                        StringRef cudaToolkit = "");
 
 /// Registers the `fuel-lower` pipeline.
 void registerFuelLowerPipeline();
@@ -55,6 +57,10 @@ void registerTestFuelEmitCpuAsmPass();
 /// test-fuel-emit-spirv{output=FILE}: writes the SPIR-V binary of each
 /// vulkan kernel module (after convert-fuel-to-spirv).
 void registerTestFuelEmitSpirvPass();
+
+/// test-fuel-emit-ptx{output=FILE}: writes the PTX text of each cuda kernel
+/// module (after convert-fuel-to-nvvm).
+void registerTestFuelEmitPtxPass();
 
 } // namespace mlir::fuel
 

@@ -126,4 +126,87 @@ def ConvertFuelToSPIRVPass : Pass<"convert-fuel-to-spirv", "mlir::ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// FuelToNVVM
+//===----------------------------------------------------------------------===//
+
+def ConvertFuelToNVVMPass : Pass<"convert-fuel-to-nvvm", "mlir::ModuleOp"> {
+  let summary = "Lowers each cuda kernel module to one gpu.binary of PTX "
+                "with an entry per kernel";
+  let description = [{
+    Objective: make each bufferized cuda kernel module (the kernels of a
+    `fuel.executable ... on cuda:N`, after fuel-apply-schedules and
+    fuel-bufferize-kernels) one `gpu.binary` whose `#gpu.object` holds the
+    PTX text of all its kernels, for the chip of the device's
+    `compute_capability` in the module's topology, which
+    fuel-serialize-executable writes as the device's PTX module
+    (docs/LOWERING.md, "CUDA"):
+
+    1. Guards (errors at the kernel, naming it): the kernel was scheduled
+       (`fuel.workgroup_size` = [size, 1, 1], `fuel.workgroups`); it has at
+       most one outermost `scf.forall` with static bounds; nothing outside
+       that forall writes memory; every binding is a static identity-layout
+       memref.
+    2. As convert-fuel-to-spirv (GpuKernels.h): copies as `linalg.copy`,
+       linalg ops as loops, memref views folded into loads and stores,
+       affine lowered.
+    3. Per kernel a `gpu.func` (`kernel`, `known_block_size` [size, 1, 1])
+       in one `gpu.module @<executable>_ptx` with target
+       `#nvvm.target<O = 3, chip = "sm_XY", features = "+ptxNN">`: thread
+       `i = (block_id.y * grid.x + block_id.x) * size + thread_id.x` runs
+       iteration `i` of the forall, guarded by `i < iterations`; without a
+       forall only thread 0 runs the body. The chip is `sm_<major><minor>`
+       of the device's `compute_capability` (9.0 when the topology gives
+       none); the PTX ISA version the lowest of 8.0 and what the chip needs
+       (8.6 for 10.x, 8.7 from 12.x). The kernel `func.func` stays as a
+       private declaration with its `fuel.*` attributes and
+       `fuel.ptx_entry` (its `.entry` name).
+    4. `convert-scf-to-cf`, `convert-gpu-to-nvvm` with the bare-pointer
+       calling convention (each binding one pointer to its first element),
+       `reconcile-unrealized-casts`. The libdevice calls that
+       convert-gpu-to-nvvm makes for math ops with an exact NVPTX
+       instruction (sqrt, fabs, floor, ceil, rint, trunc, round, fma,
+       fmin, fmax, copysign) become LLVM intrinsics; `exp`, `log`, `tanh`,
+       `erf` and the rest were already replaced by fuel-bufferize-kernels'
+       polynomials, as on the CPU. So PTX needs no CUDA toolkit.
+    5. LLVM's NVPTX backend, in-process, optimising at O3, emits the PTX
+       (what `gpu-module-to-binary{format=isa}` does, but never looking for
+       a toolkit through environment variables); the gpu.module is replaced
+       by `gpu.binary @<executable>_ptx [#gpu.object<..., assembly =
+       "...">]`.
+
+    Kernel ABI: the parameters of `.entry <kernel>` are one 64-bit pointer
+    per binding (inputs, then outputs, as the dispatch lists them), each to
+    the binding's first element: the runtime adds the binding's byte
+    offset (arena slot plus view offset) to the buffer's device address, so
+    CUDA needs no element offsets. Launch: grid `fuel.workgroups`, block
+    `fuel.workgroup_size`, no dynamic shared memory.
+
+    Errors: a libdevice function left without `cuda-toolkit` (at the call,
+    naming it); a `cuda-toolkit` without `nvvm/libdevice/libdevice.10.bc`
+    (at the module); anything without an NVVM form fails the upstream
+    conversion, at the op.
+
+    Known limits: one output element per thread, its reductions sequential
+    (the shared-memory and warp-shuffle schedules are not selected yet);
+    at most 2^31 - 1 threads per kernel.
+  }];
+  let options = [
+    Option<"cudaToolkit", "cuda-toolkit", "std::string", "\"\"",
+           "A CUDA toolkit directory whose nvvm/libdevice/libdevice.10.bc "
+           "is linked for math functions without an approximation or an "
+           "NVPTX instruction; empty: none (fuel-compile passes the toolkit "
+           "CMake found, or --cuda-toolkit). Never read from the "
+           "environment">,
+  ];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::cf::ControlFlowDialect",
+    "mlir::gpu::GPUDialect",
+    "mlir::linalg::LinalgDialect",
+    "mlir::memref::MemRefDialect",
+    "mlir::scf::SCFDialect",
+  ];
+}
+
 #endif // FUEL_CONVERSION_PASSES_TD

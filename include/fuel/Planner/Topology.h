@@ -95,6 +95,46 @@ struct GpuLimits {
   }
 };
 
+/// The compute capability of a CUDA device, "major.minor" (e.g. 9.0 for
+/// Hopper): the chip CUDA code generation targets (`sm_90`). The probe
+/// fills it from the driver; a topology file states it per cuda:N device
+/// (docs/TOPOLOGY.md). Absent, code generation takes
+/// kDefaultComputeCapability.
+struct ComputeCapability {
+  uint32_t major = 0;
+  uint32_t minor = 0;
+
+  /// "9.0".
+  std::string str() const;
+  /// The PTX target name of the chip: "sm_90".
+  std::string chip() const;
+
+  friend bool operator==(const ComputeCapability &a,
+                         const ComputeCapability &b) {
+    return a.major == b.major && a.minor == b.minor;
+  }
+  friend bool operator!=(const ComputeCapability &a,
+                         const ComputeCapability &b) {
+    return !(a == b);
+  }
+  friend bool operator<(const ComputeCapability &a,
+                        const ComputeCapability &b) {
+    return a.major != b.major ? a.major < b.major : a.minor < b.minor;
+  }
+};
+
+/// What CUDA code generation targets when the topology states no compute
+/// capability for the device: 9.0 (H100/H200).
+inline constexpr ComputeCapability kDefaultComputeCapability{9, 0};
+/// The range a topology accepts: 3.0 (the oldest chip LLVM's NVPTX backend
+/// targets) to 99.9; the minor version is one digit, as CUDA spells it.
+inline constexpr ComputeCapability kMinComputeCapability{3, 0};
+inline constexpr uint32_t kMaxComputeCapabilityMajor = 99;
+
+/// Parses "major.minor" (decimal, no sign, no leading zero on a major above
+/// 9, one-digit minor) within the range above; std::nullopt otherwise.
+std::optional<ComputeCapability> parseComputeCapability(std::string_view s);
+
 /// The ranges a topology accepts for GpuLimits figures (docs/TOPOLOGY.md).
 /// 0 is "unknown" and always accepted here; the topology file, which states
 /// only what it knows, rejects an explicit 0.
@@ -148,6 +188,10 @@ struct DeviceInfo {
   /// The code-generation limits of a GPU device (Vulkan, CUDA); absent on
   /// the host. Part of the content hash only when present.
   std::optional<GpuLimits> gpuLimits;
+  /// The compute capability of a cuda:N device; absent elsewhere, and
+  /// absent when unknown (code generation then takes
+  /// kDefaultComputeCapability). Part of the content hash only when present.
+  std::optional<ComputeCapability> computeCapability;
 };
 
 /// A directed link. Links are one-way; a pair of devices usually has two.
@@ -176,7 +220,8 @@ struct Topology {
   /// links between known, distinct devices, no duplicate links, non-negative
   /// figures, positive bandwidths, power-of-two alignments, a CPU target
   /// only on the host and of valid syntax, GPU limits only on devices other
-  /// than the host and within validateGpuLimits' ranges. Returns an empty
+  /// than the host and within validateGpuLimits' ranges, a compute
+  /// capability only on cuda:N devices and within its range. Returns an empty
   /// string when valid, otherwise a message naming the first problem.
   std::string validate() const;
 

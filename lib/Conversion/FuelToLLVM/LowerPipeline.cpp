@@ -33,6 +33,8 @@ static const LowerStep kLowerSteps[] = {
      [] { return createConvertFuelToLLVMPass(); }},
     {"spirv", "convert-fuel-to-spirv",
      [] { return createConvertFuelToSPIRVPass(); }},
+    {"ptx", "convert-fuel-to-nvvm",
+     [] { return createConvertFuelToNVVMPass(); }},
 };
 static_assert(std::size(kLowerSteps) == mlir::fuel::kNumLowerSteps);
 
@@ -40,11 +42,20 @@ ArrayRef<mlir::fuel::LowerStep> mlir::fuel::getLowerSteps() {
   return kLowerSteps;
 }
 
-void mlir::fuel::buildLowerPipeline(OpPassManager &pm, unsigned steps) {
+void mlir::fuel::buildLowerPipeline(OpPassManager &pm, unsigned steps,
+                                    StringRef cudaToolkit) {
   for (const LowerStep &step :
        ArrayRef(kLowerSteps)
-           .take_front(std::min<size_t>(steps, kNumLowerSteps)))
+           .take_front(std::min<size_t>(steps, kNumLowerSteps))) {
+    if (StringRef(step.pass) == "convert-fuel-to-nvvm" &&
+        !cudaToolkit.empty()) {
+      ConvertFuelToNVVMPassOptions options;
+      options.cudaToolkit = cudaToolkit.str();
+      pm.addPass(createConvertFuelToNVVMPass(options));
+      continue;
+    }
     pm.addPass(step.create());
+  }
 }
 
 void mlir::fuel::registerFuelLowerPipeline() {
@@ -53,8 +64,9 @@ void mlir::fuel::registerFuelLowerPipeline() {
       "Lower a placed module: outline kernels (fuel-outline-kernels), apply "
       "their schedules (fuel-apply-schedules), bufferize them "
       "(fuel-bufferize-kernels), build the host program (fuel-plan-buffers) "
-      "lower the cpu kernels to the LLVM dialect (convert-fuel-to-llvm) and "
-      "the vulkan kernels to SPIR-V (convert-fuel-to-spirv); "
+      "lower the cpu kernels to the LLVM dialect (convert-fuel-to-llvm), "
+      "the vulkan kernels to SPIR-V (convert-fuel-to-spirv) and the cuda "
+      "kernels to PTX (convert-fuel-to-nvvm); "
       "fuel-serialize-executable then writes the executable",
       [](OpPassManager &pm) { buildLowerPipeline(pm); });
 }

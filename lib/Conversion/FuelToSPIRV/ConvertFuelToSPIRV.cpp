@@ -10,6 +10,8 @@
 
 #include "fuel/Conversion/Passes.h"
 
+#include "fuel/Conversion/GpuKernels.h"
+
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Dialect/Fuel/IR/GpuLimits.h"
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
@@ -62,21 +64,6 @@ constexpr llvm::StringLiteral kTargetEnv =
     "[SPV_KHR_storage_buffer_storage_class]>, api=Vulkan, "
     "#spirv.resource_limits<>>";
 
-/// Whether `op` may run in every invocation: it writes no memory (an alloca
-/// only allocates the invocation's own scratch).
-bool runsPerInvocation(Operation *op) {
-  if (isa<memref::AllocaOp>(op))
-    return true;
-  if (isPure(op))
-    return true;
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!effects)
-    return false;
-  return !effects.hasEffect<MemoryEffects::Write>() &&
-         !effects.hasEffect<MemoryEffects::Free>() &&
-         !effects.hasEffect<MemoryEffects::Allocate>();
-}
-
 struct ConvertFuelToSPIRVPass
     : public mlir::fuel::impl::ConvertFuelToSPIRVPassBase<
           ConvertFuelToSPIRVPass> {
@@ -85,19 +72,6 @@ struct ConvertFuelToSPIRVPass
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
     registry.insert<affine::AffineDialect, func::FuncDialect>();
-  }
-
-  /// memref.copy (bufferization's copies) as linalg.copy, so that it
-  /// becomes loops like every other linalg op.
-  void copiesToLinalg(ModuleOp kernels) {
-    SmallVector<memref::CopyOp> copies;
-    kernels.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
-    for (memref::CopyOp copy : copies) {
-      OpBuilder b(copy);
-      linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(),
-                             copy.getTarget());
-      copy.erase();
-    }
   }
 
   /// Rebinds every argument of `fn` as a 1-D runtime array (`memref<?xT>`)
@@ -181,143 +155,18 @@ struct ConvertFuelToSPIRVPass
   /// element offsets are push constants of `pushCount` words.
   LogicalResult buildGpuFunc(func::FuncOp kernel, gpu::GPUModuleOp gpuModule,
                              unsigned pushCount) {
+    FailureOr<gpu::GPUFuncOp> built =
+        buildLinearizedGpuFunc(kernel, gpuModule, "vulkan");
+    if (failed(built))
+      return failure();
+    gpu::GPUFuncOp fn = *built;
+    MLIRContext *ctx = &getContext();
+    OpBuilder b(fn);
     auto sizeAttr =
         kernel->getAttrOfType<DenseI64ArrayAttr>(kernel_attr::kWorkgroupSize);
-    if (!sizeAttr || sizeAttr.size() != 3 || sizeAttr[0] < 1 ||
-        sizeAttr[1] != 1 || sizeAttr[2] != 1)
-      return kernel.emitError()
-             << "kernel " << describeKernel(kernel)
-             << " has no 'fuel.workgroup_size' = [x, 1, 1]: run "
-                "fuel-apply-schedules first";
-    int64_t size = sizeAttr[0];
-    auto gridAttr =
-        kernel->getAttrOfType<DenseI64ArrayAttr>(kernel_attr::kWorkgroups);
-    if (!gridAttr || gridAttr.size() != 3 || gridAttr[0] < 1)
-      return kernel.emitError() << "kernel " << describeKernel(kernel)
-                                << " has no 'fuel.workgroups' grid: run "
-                                   "fuel-apply-schedules first";
-    int64_t gridX = gridAttr[0];
-
-    scf::ForallOp forall;
-    for (Operation &op : kernel.getBody().getOps()) {
-      auto loop = dyn_cast<scf::ForallOp>(op);
-      if (!loop)
-        continue;
-      if (forall)
-        return kernel.emitError()
-               << "kernel " << describeKernel(kernel)
-               << " has more than one outermost scf.forall; a vulkan kernel "
-                  "runs one";
-      forall = loop;
-    }
-    // With a forall, every invocation runs the ops around it: they must
-    // not write memory.
-    if (forall)
-      for (Operation &op : kernel.getBody().getOps())
-        if (&op != forall.getOperation() && !isa<func::ReturnOp>(op) &&
-            !runsPerInvocation(&op)) {
-          InFlightDiagnostic diag =
-              kernel.emitError()
-              << "kernel " << describeKernel(kernel)
-              << " writes memory outside its workgroup scf.forall, which "
-                 "every invocation runs";
-          diag.attachNote(op.getLoc()) << "written here";
-          return diag;
-        }
-
-    SmallVector<int64_t> lbs, counts, steps;
-    int64_t iterations = 1;
-    if (forall) {
-      FailureOr<VulkanForallSpace> space = getVulkanForallSpace(kernel, forall);
-      if (failed(space))
-        return failure();
-      lbs = space->lowerBounds;
-      steps = space->steps;
-      counts = space->counts;
-      iterations = space->iterations;
-      if (iterations > std::numeric_limits<int32_t>::max())
-        return kernel.emitError()
-               << "kernel " << describeKernel(kernel) << " runs " << iterations
-               << " invocations, more than 32-bit indices address";
-    }
-
-    MLIRContext *ctx = &getContext();
-    Location loc = kernel.getLoc();
-    OpBuilder b = OpBuilder::atBlockEnd(gpuModule.getBody());
-    auto fn = gpu::GPUFuncOp::create(b, loc, kernel.getName(),
-                                     kernel.getFunctionType());
-    fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-    int32_t abiSize[3] = {static_cast<int32_t>(size), 1, 1};
+    int32_t abiSize[3] = {static_cast<int32_t>(sizeAttr[0]), 1, 1};
     fn->setAttr(spirv::getEntryPointABIAttrName(),
                 spirv::getEntryPointABIAttr(ctx, abiSize));
-
-    Block &entry = fn.getBody().front();
-    b.setInsertionPointToStart(&entry);
-    IRMapping map;
-    for (auto [from, to] :
-         llvm::zip(kernel.getArguments(), entry.getArguments()))
-      map.map(from, to);
-    // The workgroup's linear id: y * gridX + x (the grid wraps at 65535).
-    Value groupX = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-    Value groupY = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-    Value group = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc, groupY,
-                              arith::ConstantIndexOp::create(b, loc, gridX)),
-        groupX);
-    Value local = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-    Value sizeValue = arith::ConstantIndexOp::create(b, loc, size);
-    Value linear = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, group, sizeValue), local);
-
-    // Ops before the forall run in every invocation (views, constants,
-    // scratch); the forall's body runs for the invocation's iteration.
-    Block &body = kernel.getBody().front();
-    auto cloneRange = [&](Block::iterator begin, Block::iterator end) {
-      for (Operation &op : llvm::make_range(begin, end))
-        if (!isa<func::ReturnOp>(op))
-          b.clone(op, map);
-    };
-    if (!forall) {
-      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-      Value first =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, linear, zero);
-      auto guard = scf::IfOp::create(b, loc, first, /*withElse=*/false);
-      b.setInsertionPoint(guard.thenBlock()->getTerminator());
-      cloneRange(body.begin(), body.end());
-    } else {
-      cloneRange(body.begin(), forall->getIterator());
-      Value total = arith::ConstantIndexOp::create(b, loc, iterations);
-      Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                            linear, total);
-      auto guard = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
-      b.setInsertionPoint(guard.thenBlock()->getTerminator());
-      Value rest = linear;
-      SmallVector<Value> ivs(counts.size());
-      for (int64_t d = static_cast<int64_t>(counts.size()) - 1; d >= 0; --d) {
-        Value count = arith::ConstantIndexOp::create(b, loc, counts[d]);
-        Value index =
-            d == 0 ? rest : arith::RemUIOp::create(b, loc, rest, count);
-        if (d > 0)
-          rest = arith::DivUIOp::create(b, loc, rest, count);
-        Value iv = index;
-        if (steps[d] != 1)
-          iv = arith::MulIOp::create(
-              b, loc, iv, arith::ConstantIndexOp::create(b, loc, steps[d]));
-        if (lbs[d] != 0)
-          iv = arith::AddIOp::create(
-              b, loc, iv, arith::ConstantIndexOp::create(b, loc, lbs[d]));
-        ivs[d] = iv;
-      }
-      for (auto [from, to] : llvm::zip(forall.getInductionVars(), ivs))
-        map.map(from, to);
-      for (Operation &op : forall.getBody()->without_terminator())
-        b.clone(op, map);
-      b.setInsertionPointAfter(guard);
-      cloneRange(std::next(forall->getIterator()), body.end());
-    }
-    b.setInsertionPointToEnd(&entry);
-    gpu::ReturnOp::create(b, loc);
 
     // Scratch is the invocation's own: the Function storage class. After
     // alias folding only loads and stores use it, whose types do not
@@ -355,27 +204,11 @@ struct ConvertFuelToSPIRVPass
     if (funcs.empty())
       return success();
     MLIRContext *ctx = &getContext();
-    copiesToLinalg(kernels);
-    {
-      OpPassManager pm(ModuleOp::getOperationName());
-      pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-      pm.addPass(memref::createFoldMemRefAliasOpsPass());
-      pm.addPass(createLowerAffinePass());
-      pm.addPass(createCanonicalizerPass());
-      pm.addPass(createCSEPass());
-      if (failed(runPipeline(pm, kernels)))
-        return kernels.emitError() << "lowering the vulkan kernels of @"
-                                   << exe.getSymName() << " to loops failed";
-    }
-    for (func::FuncOp kernel : funcs) {
-      WalkResult left = kernel.walk([&](linalg::LinalgOp op) {
-        op->emitError() << "kernel " << describeKernel(kernel)
-                        << ": a linalg op is left after the lowering to loops";
-        return WalkResult::interrupt();
-      });
-      if (left.wasInterrupted())
-        return failure();
-    }
+    if (failed(lowerGpuKernelsToLoops(kernels, "vulkan", exe.getSymName(),
+                                      [&](OpPassManager &pm, Operation *op) {
+                                        return runPipeline(pm, op);
+                                      })))
+      return failure();
 
     Attribute targetEnv = parseAttribute(kTargetEnv, ctx);
     kernels->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),

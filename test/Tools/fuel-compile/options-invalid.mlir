@@ -28,9 +28,9 @@
 // RUN:   --emit=planned 2>&1 | FileCheck %s --check-prefix=QUOTE
 // QUOTE: fuel-compile: error: invalid --plan options 'precision='none': unterminated quote in the value of 'precision'
 
-// RUN: not fuel-compile %S/Inputs/matmul.mlir --emit=ptx 2>&1 \
+// RUN: not fuel-compile %S/Inputs/matmul.mlir --emit=cubin 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=EMIT
-// EMIT: fuel-compile: for the --emit option: Cannot find option named 'ptx'!
+// EMIT: fuel-compile: for the --emit option: Cannot find option named 'cubin'!
 
 // RUN: not fuel-compile %S/Inputs/matmul.mlir 2>&1 | FileCheck %s --check-prefix=NO-OUTPUT
 // RUN: not fuel-compile %S/Inputs/matmul.mlir -o - 2>&1 | FileCheck %s --check-prefix=NO-OUTPUT

@@ -974,7 +974,7 @@ LogicalResult DeviceInfoAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, DeviceAttr device,
     StringRef name, bool cpuType, DictionaryAttr peak, FloatAttr bytesPerNs,
     int64_t dispatchNs, int64_t memory, int64_t alignment, StringRef cpuTarget,
-    StringRef cpuFeatures, GpuLimitsAttr limits) {
+    StringRef cpuFeatures, GpuLimitsAttr limits, StringRef computeCapability) {
   if (!device || !peak)
     return emitError() << "device_info needs a device and a peak dictionary";
   for (NamedAttribute entry : peak) {
@@ -1013,6 +1013,17 @@ LogicalResult DeviceInfoAttr::verify(
   if (limits && toPlan(device).isHost())
     return emitError() << "device 'cpu' has limits; only GPU devices "
                           "(cuda:N, vulkan:N) have them";
+  if (!computeCapability.empty()) {
+    if (toPlan(device).kind != ::fuel::DeviceKind::Cuda)
+      return emitError() << "device '" << device.str()
+                         << "' has a compute_capability; only CUDA devices "
+                            "(cuda:N) have one";
+    if (!::fuel::plan::parseComputeCapability(computeCapability))
+      return emitError() << "compute_capability of device '" << device.str()
+                         << "' must be \"major.minor\" from \"3.0\" to "
+                            "\"99.9\", got \""
+                         << computeCapability << "\"";
+  }
   return success();
 }
 
@@ -1200,7 +1211,7 @@ LogicalResult LinkAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 Attribute DeviceInfoAttr::parse(AsmParser &parser, Type) {
   MLIRContext *ctx = parser.getContext();
   SMLoc loc = parser.getCurrentLocation();
-  std::string name, cpuTarget, cpuFeatures;
+  std::string name, cpuTarget, cpuFeatures, computeCapability;
   bool cpuType = false;
   DictionaryAttr peak = DictionaryAttr::get(ctx);
   FloatAttr bytesPerNs;
@@ -1208,7 +1219,7 @@ Attribute DeviceInfoAttr::parse(AsmParser &parser, Type) {
   FieldListParser fields(parser, "device_info",
                          {"name", "cpu_type", "peak", "bytes_per_ns",
                           "dispatch_ns", "memory", "alignment", "cpu_target",
-                          "cpu_features", "limits"});
+                          "cpu_features", "limits", "compute_capability"});
   GpuLimitsAttr limits;
   if (parser.parseLess())
     return {};
@@ -1233,6 +1244,8 @@ Attribute DeviceInfoAttr::parse(AsmParser &parser, Type) {
           return parser.parseString(&cpuTarget);
         if (key == "cpu_features")
           return parser.parseString(&cpuFeatures);
+        if (key == "compute_capability")
+          return parser.parseString(&computeCapability);
         if (key == "limits") {
           limits = dyn_cast_or_null<GpuLimitsAttr>(
               GpuLimitsAttr::parse(parser, Type()));
@@ -1251,7 +1264,7 @@ Attribute DeviceInfoAttr::parse(AsmParser &parser, Type) {
   return DeviceInfoAttr::getChecked([&] { return parser.emitError(loc); }, ctx,
                                     *device, name, cpuType, peak, bytesPerNs,
                                     dispatchNs, memory, alignment, cpuTarget,
-                                    cpuFeatures, limits);
+                                    cpuFeatures, limits, computeCapability);
 }
 
 void DeviceInfoAttr::print(AsmPrinter &printer) const {
@@ -1288,6 +1301,10 @@ void DeviceInfoAttr::print(AsmPrinter &printer) const {
   if (GpuLimitsAttr limits = getLimits()) {
     printer << ", limits = ";
     limits.print(printer);
+  }
+  if (!getComputeCapability().empty()) {
+    printer << ", compute_capability = ";
+    printer.printString(getComputeCapability());
   }
   printer << '>';
 }
@@ -1365,6 +1382,9 @@ buildPlanTopology(ArrayRef<DeviceInfoAttr> devices, ArrayRef<LinkAttr> links) {
                                             info.getCpuFeatures().str()};
     if (GpuLimitsAttr limits = info.getLimits())
       d.gpuLimits = limits.toPlan();
+    if (!info.getComputeCapability().empty())
+      d.computeCapability =
+          ::fuel::plan::parseComputeCapability(info.getComputeCapability());
     topology.devices.push_back(std::move(d));
   }
   for (LinkAttr link : links) {
@@ -1399,7 +1419,7 @@ LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                   emitError, d.getDevice(), d.getName(), d.getCpuType(),
                   d.getPeak(), d.getBytesPerNs(), d.getDispatchNs(),
                   d.getMemory(), d.getAlignment(), d.getCpuTarget(),
-                  d.getCpuFeatures(), d.getLimits())))
+                  d.getCpuFeatures(), d.getLimits(), d.getComputeCapability())))
       return d ? failure() : emitError() << "topology device is null";
   for (LinkAttr l : links)
     if (!l || failed(LinkAttr::verify(emitError, l.getFrom(), l.getTo(),
@@ -1444,6 +1464,21 @@ mlir::fuel::getGpuLimits(ModuleOp module, const ::fuel::Device &device) {
   return std::nullopt;
 }
 
+::fuel::plan::ComputeCapability
+mlir::fuel::getComputeCapability(ModuleOp module,
+                                 const ::fuel::Device &device) {
+  auto topology =
+      module->getAttrOfType<TopologyAttr>(FuelDialect::kTopologyAttrName);
+  if (topology)
+    for (DeviceInfoAttr info : topology.getDevices())
+      if (toPlan(info.getDevice()) == device &&
+          !info.getComputeCapability().empty())
+        if (auto cc = ::fuel::plan::parseComputeCapability(
+                info.getComputeCapability()))
+          return *cc;
+  return ::fuel::plan::kDefaultComputeCapability;
+}
+
 ::fuel::plan::Topology TopologyAttr::toPlan() const {
   return buildPlanTopology(getDevices(), getLinks());
 }
@@ -1465,7 +1500,8 @@ TopologyAttr TopologyAttr::fromPlan(MLIRContext *ctx,
         d.cpuTarget ? StringRef(d.cpuTarget->cpu) : StringRef(),
         d.cpuTarget ? StringRef(d.cpuTarget->features) : StringRef(),
         d.gpuLimits ? GpuLimitsAttr::fromPlan(ctx, *d.gpuLimits)
-                    : GpuLimitsAttr()));
+                    : GpuLimitsAttr(),
+        d.computeCapability ? d.computeCapability->str() : std::string()));
   }
   SmallVector<LinkAttr> links;
   for (const ::fuel::plan::Link &l : topology.links) {

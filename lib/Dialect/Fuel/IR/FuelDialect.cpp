@@ -292,7 +292,7 @@ LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,
                              << value;
     return success();
   }
-  if (name == "fuel.spirv_entry") {
+  if (name == "fuel.spirv_entry" || name == "fuel.ptx_entry") {
     if (!isa<StringAttr>(value) || !isa<FunctionOpInterface>(op))
       return op->emitError()
              << "'" << name << "' must be a string on a kernel function";

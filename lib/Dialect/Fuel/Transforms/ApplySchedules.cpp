@@ -14,6 +14,7 @@
 #include "fuel/Conversion/FuelToLLVM/CpuObject.h"
 #include "fuel/Dialect/Fuel/IR/GpuLimits.h"
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
+#include "fuel/Dialect/Fuel/Transforms/CudaKernels.h"
 #include "fuel/Dialect/Fuel/Transforms/PackMatmul.h"
 #include "fuel/Dialect/Fuel/Transforms/VulkanKernels.h"
 
@@ -298,6 +299,31 @@ struct ApplySchedulesPass
   }
 
   /// The schedule `path`, parsed (once per pass run).
+  /// Whether the schedule `path` exists: a file under `schedules-dir` when
+  /// it is set, else one built into fuel.
+  bool scheduleExists(StringRef path) {
+    if (schedulesDir.empty())
+      return getEmbeddedSchedule(path).has_value();
+    SmallString<256> full(schedulesDir);
+    llvm::sys::path::append(full, path);
+    return llvm::sys::fs::exists(full);
+  }
+
+  /// The schedule a kernel's `fuel.schedule` names. A cuda schedule
+  /// (`kernels/schedules/cuda/<kind>.mlir`) that does not exist is the GPU
+  /// schedule shared by the GPU backends: `kernels/schedules/gpu/<kind>.mlir`,
+  /// else `kernels/schedules/gpu/per_element.mlir` (docs/LOWERING.md, "CUDA").
+  std::string resolveSchedulePath(StringRef path) {
+    constexpr StringLiteral cuda = "kernels/schedules/cuda/";
+    if (!path.starts_with(cuda) || scheduleExists(path))
+      return path.str();
+    std::string shared =
+        ("kernels/schedules/gpu/" + path.drop_front(cuda.size())).str();
+    if (scheduleExists(shared))
+      return shared;
+    return "kernels/schedules/gpu/per_element.mlir";
+  }
+
   FailureOr<ModuleOp> loadSchedule(func::FuncOp kernel, StringRef path) {
     auto it = schedules->find(path.str());
     if (it != schedules->end())
@@ -426,13 +452,24 @@ struct ApplySchedulesPass
   /// `sequenceName` (the ISA class on the CPU, `vulkan` on Vulkan);
   /// `workgroupSize` is the Vulkan workgroup size (0 on the CPU).
   LogicalResult applyOne(func::FuncOp kernel, StringRef sequenceName,
-                         uint32_t workgroupSize = 0) {
+                         uint32_t workgroupSize = 0,
+                         DeviceKind gpuKind = DeviceKind::vulkan) {
     auto pathAttr = kernel->getAttrOfType<StringAttr>(kernel_attr::kSchedule);
-    FailureOr<ModuleOp> schedule = loadSchedule(kernel, pathAttr.getValue());
+    std::string path = pathAttr.getValue().str();
+    bool cuda = workgroupSize && gpuKind == DeviceKind::cuda;
+    if (cuda)
+      path = resolveSchedulePath(path);
+    FailureOr<ModuleOp> schedule = loadSchedule(kernel, path);
     if (failed(schedule))
       return failure();
     auto sequence = dyn_cast_or_null<transform::NamedSequenceOp>(
         SymbolTable::lookupSymbolIn(*schedule, sequenceName));
+    // A shared GPU schedule's sequence is @gpu.
+    if (!sequence && cuda) {
+      sequenceName = "gpu";
+      sequence = dyn_cast_or_null<transform::NamedSequenceOp>(
+          SymbolTable::lookupSymbolIn(*schedule, sequenceName));
+    }
     if (!sequence)
       return kernel.emitError() << "kernel " << describeKernel(kernel)
                                 << ": schedule '" << pathAttr.getValue()
@@ -537,8 +574,12 @@ struct ApplySchedulesPass
     if (failed(runPipeline(cleanup, kernel)))
       return failure();
 
+    if (workgroupSize && cuda)
+      return recordGpuLaunch(kernel, workgroupSize, kCudaMaxGridX,
+                             kCudaMaxGridY, "cuda");
     if (workgroupSize)
-      return recordVulkanLaunch(kernel, workgroupSize);
+      return recordGpuLaunch(kernel, workgroupSize, kVulkanMaxWorkgroupCount,
+                             kVulkanMaxWorkgroupCount, "vulkan");
     FailureOr<scf::ForallOp> forall = getWorkgroupLoop(kernel);
     if (failed(forall))
       return failure();
@@ -553,14 +594,15 @@ struct ApplySchedulesPass
     return success();
   }
 
-  /// A vulkan kernel runs one invocation per iteration of its outermost
-  /// `scf.forall` (any rank, static bounds; convert-fuel-to-spirv
-  /// linearizes it), `workgroupSize` invocations per workgroup: G =
-  /// ceil(iterations / size) workgroups, as the grid [min(G, 65535),
-  /// ceil(G / 65535), 1] (65535: Vulkan's guaranteed maxComputeWorkGroupCount
-  /// per dimension); without a forall, one invocation.
-  LogicalResult recordVulkanLaunch(func::FuncOp kernel,
-                                   uint32_t workgroupSize) {
+  /// A vulkan or cuda kernel runs one invocation per iteration of its
+  /// outermost `scf.forall` (any rank, static bounds; convert-fuel-to-spirv
+  /// and convert-fuel-to-nvvm linearize it), `workgroupSize` invocations per
+  /// workgroup: G = ceil(iterations / size) workgroups, as the grid
+  /// [min(G, maxX), ceil(G / maxX), 1] (Vulkan: 65535, its guaranteed
+  /// maxComputeWorkGroupCount per dimension; CUDA: 2^31 - 1 in x, 65535 in
+  /// y); without a forall, one invocation.
+  LogicalResult recordGpuLaunch(func::FuncOp kernel, uint32_t workgroupSize,
+                                int64_t maxX, int64_t maxY, StringRef backend) {
     SmallVector<scf::ForallOp> outermost;
     for (Operation &op : kernel.getBody().getOps())
       if (auto forall = dyn_cast<scf::ForallOp>(op))
@@ -568,8 +610,8 @@ struct ApplySchedulesPass
     if (outermost.size() > 1)
       return kernel.emitError()
              << "kernel " << describeKernel(kernel) << " has "
-             << outermost.size()
-             << " outermost scf.forall loops; a vulkan kernel runs one";
+             << outermost.size() << " outermost scf.forall loops; a " << backend
+             << " kernel runs one";
     int64_t iterations = 1;
     if (!outermost.empty()) {
       FailureOr<VulkanForallSpace> space =
@@ -581,13 +623,13 @@ struct ApplySchedulesPass
     Builder b(&getContext());
     int64_t size = outermost.empty() ? 1 : workgroupSize;
     int64_t groups = std::max<int64_t>(1, (iterations + size - 1) / size);
-    int64_t gridX = std::min(groups, kVulkanMaxWorkgroupCount);
+    int64_t gridX = std::min(groups, maxX);
     int64_t gridY = (groups + gridX - 1) / gridX;
-    if (gridY > kVulkanMaxWorkgroupCount)
+    if (gridY > maxY)
       return kernel.emitError()
              << "kernel " << describeKernel(kernel) << " needs " << groups
-             << " workgroups of " << size
-             << " invocations, more than a 65535 x 65535 grid";
+             << " workgroups of " << size << " invocations, more than a "
+             << maxX << " x " << maxY << " grid";
     kernel->setAttr(kernel_attr::kWorkgroups,
                     b.getDenseI64ArrayAttr({gridX, gridY, 1}));
     kernel->setAttr(kernel_attr::kWorkgroupSize,
@@ -636,6 +678,21 @@ struct ApplySchedulesPass
         if (!kernel->hasAttr(kernel_attr::kSchedule))
           continue;
         if (failed(applyOne(kernel, "vulkan", workgroupSize)))
+          return signalPassFailure();
+      }
+    }
+    // CUDA kernels: the schedules' @cuda sequences, or the shared GPU
+    // schedules' @gpu (resolveSchedulePath), the block size from the
+    // device's limits (cudaBlockSize).
+    for (ModuleOp kernels : getCudaKernelModules(root)) {
+      auto exe = kernels->getParentOfType<ExecutableOp>();
+      std::optional<::fuel::plan::GpuLimits> limits =
+          getGpuLimits(root, toPlan(exe.getDevice()));
+      uint32_t blockSize = cudaBlockSize(limits ? &*limits : nullptr);
+      for (func::FuncOp kernel : getKernelFuncs(kernels)) {
+        if (!kernel->hasAttr(kernel_attr::kSchedule))
+          continue;
+        if (failed(applyOne(kernel, "cuda", blockSize, DeviceKind::cuda)))
           return signalPassFailure();
       }
     }

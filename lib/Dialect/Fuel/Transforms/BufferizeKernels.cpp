@@ -119,8 +119,9 @@ struct BufferizeKernelsPass
     registerAllExtensions(registry);
   }
 
-  /// Bufferizes a kernel module; `vulkan` for a vulkan executable's (no CPU
-  /// target: exp by the same polynomial as the generic ISA class).
+  /// Bufferizes a kernel module; `vulkan` for a GPU (vulkan or cuda)
+  /// executable's (no CPU target: exp by the same polynomial as the generic
+  /// ISA class).
   LogicalResult bufferize(ModuleOp kernels, bool vulkan = false) {
     // math.exp/tanh/erf/... as polynomials, so no kernel calls libm and
     // vector math stays vector code; f32 exp by fuel's cheaper lowering
@@ -162,7 +163,7 @@ struct BufferizeKernelsPass
     pm.addPass(createCanonicalizerPass());
     if (failed(runPipeline(pm, kernels)))
       return kernels.emitError()
-             << "bufferization of the " << (vulkan ? "vulkan" : "cpu")
+             << "bufferization of the " << (vulkan ? "gpu" : "cpu")
              << " kernels failed";
 
     // Kernels never call malloc: any heap allocation left is an error.
@@ -188,6 +189,11 @@ struct BufferizeKernelsPass
       if (failed(bufferize(kernels)))
         return signalPassFailure();
     for (ModuleOp kernels : getVulkanKernelModules(getOperation()))
+      if (failed(bufferize(kernels, /*vulkan=*/true)))
+        return signalPassFailure();
+    // CUDA kernels: the same polynomials as Vulkan's, so that their PTX
+    // needs no libdevice (convert-fuel-to-nvvm).
+    for (ModuleOp kernels : getCudaKernelModules(getOperation()))
       if (failed(bufferize(kernels, /*vulkan=*/true)))
         return signalPassFailure();
   }

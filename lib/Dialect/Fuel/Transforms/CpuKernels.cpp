@@ -33,6 +33,15 @@ SmallVector<ModuleOp> mlir::fuel::getVulkanKernelModules(ModuleOp root) {
   return modules;
 }
 
+SmallVector<ModuleOp> mlir::fuel::getCudaKernelModules(ModuleOp root) {
+  SmallVector<ModuleOp> modules;
+  for (auto executable : root.getOps<ExecutableOp>())
+    if (executable.getDevice().getKind() == DeviceKind::cuda)
+      if (ModuleOp module = executable.getKernelModule())
+        modules.push_back(module);
+  return modules;
+}
+
 SmallVector<func::FuncOp> mlir::fuel::getKernelFuncs(ModuleOp kernelModule) {
   SmallVector<func::FuncOp> kernels;
   for (auto func : kernelModule.getOps<func::FuncOp>())

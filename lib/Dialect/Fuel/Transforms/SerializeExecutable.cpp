@@ -13,6 +13,7 @@
 #include "fuel/Conversion/FuelToLLVM/CpuObject.h"
 #include "fuel/Dialect/Fuel/IR/FuelProgram.h"
 #include "fuel/Dialect/Fuel/IR/GpuLimits.h"
+#include "fuel/Dialect/Fuel/Transforms/CudaKernels.h"
 #include "fuel/Dialect/Fuel/Transforms/Passes.h"
 #include "fuel/Dialect/Fuel/Transforms/PlanExport.h"
 #include "fuel/Dialect/Fuel/Transforms/VulkanKernels.h"
@@ -214,11 +215,6 @@ LogicalResult Serializer::kernelModules() {
     if (!exe || !kernel)
       return launch.emitOpError("names ")
              << ref << ", which is not a kernel of a fuel.executable";
-    if (!exe.getDevice().isHost() &&
-        exe.getDevice().getKind() != DeviceKind::vulkan)
-      return launch.emitOpError("launches a kernel of ")
-             << exe.getDevice().str()
-             << ", and only cpu and vulkan executables are serialized";
     auto &list = used[exe];
     if (workspace.try_emplace(kernel, 0).second) {
       list.push_back(kernel);
@@ -253,7 +249,22 @@ LogicalResult Serializer::kernelModules() {
       rt::KernelEntry entry;
       entry.symbol = cast<SymbolOpInterface>(kernel).getName().str();
       entry.workspaceBytes = workspace.lookup(kernel);
-      if (!exe.getDevice().isHost()) {
+      if (exe.getDevice().getKind() == DeviceKind::cuda) {
+        // A PTX entry: its name and block size; the parameters are one
+        // pointer per binding, in binding order (convert-fuel-to-nvvm).
+        auto func = dyn_cast<func::FuncOp>(kernel);
+        auto size = kernel->getAttrOfType<DenseI64ArrayAttr>(
+            kernel_attr::kWorkgroupSize);
+        auto ptxEntry =
+            kernel->getAttrOfType<StringAttr>(kernel_attr::kPtxEntry);
+        if (!func || !func.isDeclaration() || !size || size.size() != 3 ||
+            !ptxEntry)
+          return kernel->emitOpError(
+              "is not lowered to PTX yet: run convert-fuel-to-nvvm first");
+        entry.symbol = ptxEntry.getValue().str();
+        for (int64_t s : size.asArrayRef())
+          entry.workgroupSize.push_back(static_cast<uint32_t>(s));
+      } else if (!exe.getDevice().isHost()) {
         // A SPIR-V entry point: its LocalSize and, per argument i (inputs,
         // then outputs), the slot (set 0, binding i) convert-fuel-to-spirv
         // gave it.
@@ -277,6 +288,23 @@ LogicalResult Serializer::kernelModules() {
     if (generated.empty())
       continue;
     ModuleOp kernelModule = exe.getKernelModule();
+    if (exe.getDevice().getKind() == DeviceKind::cuda) {
+      // The PTX text and one NUL byte: cuModuleLoadDataEx reads a C string
+      // (docs/EXECUTABLE-FORMAT.md, "CUDA modules").
+      FailureOr<StringRef> ptx = getKernelModulePtx(kernelModule);
+      if (failed(ptx))
+        return failure();
+      std::vector<uint8_t> image(ptx->begin(), ptx->end());
+      image.push_back(0);
+      if (stats)
+        ++stats->modules;
+      uint32_t moduleIndex = writer.addModule(
+          device->second, rt::ModuleFormat::Ptx, std::move(entries),
+          rt::ByteSpan{image.data(), image.size()});
+      for (Operation *kernel : generated)
+        kernels[kernel].module = moduleIndex;
+      continue;
+    }
     if (!exe.getDevice().isHost()) {
       FailureOr<std::vector<uint8_t>> image = spirvImage(exe, kernelModule);
       if (failed(image))

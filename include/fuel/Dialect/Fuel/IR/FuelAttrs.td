@@ -352,6 +352,9 @@ def Fuel_DeviceInfoAttr : Fuel_Attr<"DeviceInfo", "device_info"> {
       dispatch_ns = 20000, memory = 2147483648, alignment = 64,
       limits = <subgroup_size = 8, shared_memory_bytes = 32768>>
     ```
+
+    On CUDA devices only, `compute_capability = "9.0"` names the chip CUDA
+    code generation targets (`sm_90`); absent, it targets 9.0.
   }];
   let parameters = (ins
     "::mlir::fuel::DeviceAttr":$device,
@@ -364,7 +367,8 @@ def Fuel_DeviceInfoAttr : Fuel_Attr<"DeviceInfo", "device_info"> {
     "int64_t":$alignment,
     StringRefParameter<"LLVM CPU name of the code-generation target", "\"\"">:$cpu_target,
     StringRefParameter<"LLVM target features", "\"\"">:$cpu_features,
-    OptionalParameter<"::mlir::fuel::GpuLimitsAttr">:$limits
+    OptionalParameter<"::mlir::fuel::GpuLimitsAttr">:$limits,
+    StringRefParameter<"CUDA compute capability, \"major.minor\"", "\"\"">:$compute_capability
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;

@@ -31,6 +31,9 @@ SmallVector<ModuleOp> getCpuKernelModules(ModuleOp root);
 /// The kernel modules of `root`'s vulkan executables, in program order.
 SmallVector<ModuleOp> getVulkanKernelModules(ModuleOp root);
 
+/// The kernel modules of `root`'s cuda executables, in program order.
+SmallVector<ModuleOp> getCudaKernelModules(ModuleOp root);
+
 /// The generated kernels of a kernel module: its functions with a
 /// `fuel.kernel_id`, in order.
 SmallVector<func::FuncOp> getKernelFuncs(ModuleOp kernelModule);

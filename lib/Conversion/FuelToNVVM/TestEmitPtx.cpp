@@ -1,0 +1,81 @@
+//===- TestEmitPtx.cpp - Write the PTX of cuda kernel modules -------------===//
+//
+// test-fuel-emit-ptx{output=FILE}: writes the PTX text of each cuda
+// executable's gpu.binary (after convert-fuel-to-nvvm), the text
+// fuel-serialize-executable stores, to FILE (the first executable) and
+// FILE.<n> (the n-th after it), so that lit tests can assemble exactly what
+// the executable carries with ptxas.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Conversion/Passes.h"
+
+#include "fuel/Dialect/Fuel/IR/FuelOps.h"
+#include "fuel/Dialect/Fuel/Transforms/CudaKernels.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::fuel;
+
+namespace {
+struct TestEmitPtxPass
+    : public PassWrapper<TestEmitPtxPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestEmitPtxPass)
+
+  TestEmitPtxPass() = default;
+  TestEmitPtxPass(const TestEmitPtxPass &other) : PassWrapper(other) {}
+
+  StringRef getArgument() const final { return "test-fuel-emit-ptx"; }
+  StringRef getDescription() const final {
+    return "Writes the PTX text of each cuda kernel module";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<gpu::GPUDialect>();
+  }
+
+  void runOnOperation() override {
+    if (output.empty()) {
+      getOperation().emitError("test-fuel-emit-ptx needs 'output'");
+      return signalPassFailure();
+    }
+    unsigned n = 0;
+    for (auto exe : getOperation().getOps<ExecutableOp>()) {
+      if (exe.getDevice().getKind() != DeviceKind::cuda)
+        continue;
+      ModuleOp kernels = exe.getKernelModule();
+      if (!kernels || kernels.getOps<gpu::BinaryOp>().empty())
+        continue;
+      FailureOr<StringRef> ptx = getKernelModulePtx(kernels);
+      if (failed(ptx))
+        return signalPassFailure();
+      std::string path = n == 0 ? output.getValue()
+                                : output.getValue() + "." + std::to_string(n);
+      ++n;
+      std::error_code ec;
+      llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+      if (ec) {
+        getOperation().emitError()
+            << "cannot write '" << path << "': " << ec.message();
+        return signalPassFailure();
+      }
+      os << *ptx;
+    }
+    if (n == 0) {
+      getOperation().emitError("no cuda executable holds a gpu.binary: "
+                               "run convert-fuel-to-nvvm first");
+      return signalPassFailure();
+    }
+    markAllAnalysesPreserved();
+  }
+
+  Option<std::string> output{*this, "output",
+                             llvm::cl::desc("The file to write")};
+};
+} // namespace
+
+void mlir::fuel::registerTestFuelEmitPtxPass() {
+  PassRegistration<TestEmitPtxPass>();
+}

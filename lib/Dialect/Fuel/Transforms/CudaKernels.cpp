@@ -1,0 +1,28 @@
+//===- CudaKernels.cpp - The PTX of a cuda kernel module ------------------===//
+//
+// Reads the PTX text that convert-fuel-to-nvvm leaves in a cuda
+// executable's kernel module, for fuel-serialize-executable and the test
+// pass that writes it out.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fuel/Dialect/Fuel/Transforms/CudaKernels.h"
+
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+using namespace mlir;
+
+FailureOr<StringRef> mlir::fuel::getKernelModulePtx(ModuleOp kernels) {
+  auto binaries = kernels.getOps<gpu::BinaryOp>();
+  if (!llvm::hasSingleElement(binaries))
+    return kernels.emitError("a cuda kernel module needs exactly one "
+                             "gpu.binary: run convert-fuel-to-nvvm first");
+  gpu::BinaryOp binary = *binaries.begin();
+  ArrayAttr objects = binary.getObjects();
+  auto object = objects.size() == 1 ? dyn_cast<gpu::ObjectAttr>(objects[0])
+                                    : gpu::ObjectAttr();
+  if (!object || object.getFormat() != gpu::CompilationTarget::Assembly)
+    return binary.emitError("expected one #gpu.object of PTX assembly");
+  return object.getObject().getValue();
+}
