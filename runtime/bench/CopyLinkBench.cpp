@@ -10,12 +10,15 @@
 // 4 MiB, fewer repetitions (the ctest). With --staging: write() and read()
 // staged through a host-visible buffer even where device memory is
 // host-visible (VulkanDeviceOptions::forceStaging), the path of a discrete
-// GPU. Exits 77 with the reason when there is no Vulkan device (1 under
-// CI=true), 1 when a copy or a fit fails.
+// GPU. With --device=cuda:N the same pairs for that CUDA device instead
+// (write and read staged through pinned memory; scripts/gpu-check.sh).
+// Exits 77 with the reason when there is no such device (for vulkan:0, 1
+// under CI=true), 1 when a copy or a fit fails.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CpuDevice.h"
+#include "CudaDevice.h"
 #include "LinkFit.h"
 #include "VulkanDevice.h"
 
@@ -68,10 +71,24 @@ std::string human(uint64_t bytes) {
 
 } // namespace
 
+int runPairs(Device &vk, bool quick, bool staging);
+
 int main(int argc, char **argv) {
   bool quick = false, staging = false;
+  int cudaOrdinal = -1;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--quick") == 0) {
+    if (std::strncmp(argv[i], "--device=cuda:", 14) == 0) {
+      char *end = nullptr;
+      long n = std::strtol(argv[i] + 14, &end, 10);
+      if (!end || *end || n < 0 || end == argv[i] + 14) {
+        std::fprintf(stderr,
+                     "fuel-bench-copy-links: bad device '%s' "
+                     "(expected --device=cuda:N)\n",
+                     argv[i] + 9);
+        return 2;
+      }
+      cudaOrdinal = int(n);
+    } else if (std::strcmp(argv[i], "--quick") == 0) {
       quick = true;
     } else if (std::strcmp(argv[i], "--staging") == 0) {
       staging = true;
@@ -86,6 +103,15 @@ int main(int argc, char **argv) {
   VulkanDeviceOptions vo;
   vo.pipelineCache = false;
   vo.forceStaging = staging;
+  if (cudaOrdinal >= 0) {
+    auto cudaOr = openCudaDevice(uint32_t(cudaOrdinal));
+    if (!cudaOr.isOk()) {
+      std::printf("SKIP: no CUDA device: %s\n",
+                  cudaOr.status().message().c_str());
+      return 77;
+    }
+    return runPairs(**cudaOr, quick, false);
+  }
   auto vkOr = openVulkanDevice(0, vo);
   if (!vkOr.isOk()) {
     const char *ci = std::getenv("CI");
@@ -94,7 +120,10 @@ int main(int argc, char **argv) {
                 vkOr.status().message().c_str());
     return inCi ? 1 : 77;
   }
-  Device &vk = **vkOr;
+  return runPairs(**vkOr, quick, staging);
+}
+
+int runPairs(Device &vk, bool quick, bool staging) {
   auto cpuOr = CpuDevice::create(CpuDeviceOptions{});
   if (!cpuOr.isOk())
     die("opening the cpu device", cpuOr.status());
@@ -111,7 +140,7 @@ int main(int argc, char **argv) {
     die("allocating cpu buffers",
         cpuSrc.isOk() ? cpuDst.status() : cpuSrc.status());
   if (!vkA.isOk() || !vkB.isOk())
-    die("allocating vulkan:0 buffers",
+    die("allocating " + vk.info().id.str() + " buffers",
         vkA.isOk() ? vkB.status() : vkA.status());
   auto *src = static_cast<unsigned char *>(*cpu.hostPointer(*cpuSrc));
   auto *dst = static_cast<unsigned char *>(*cpu.hostPointer(*cpuDst));
@@ -122,10 +151,13 @@ int main(int argc, char **argv) {
     const char *name;
     std::function<Status(uint64_t)> copy;
   };
+  const std::string label = vk.info().id.str();
+  const std::string toDev = "cpu->" + label, fromDev = label + "->cpu",
+                    within = label + "->" + label;
   std::vector<Pair> pairs = {
-      {"cpu->vulkan:0", [&](uint64_t n) { return vk.write(*vkA, 0, src, n); }},
-      {"vulkan:0->cpu", [&](uint64_t n) { return vk.read(*vkA, 0, dst, n); }},
-      {"vulkan:0->vulkan:0",
+      {toDev.c_str(), [&](uint64_t n) { return vk.write(*vkA, 0, src, n); }},
+      {fromDev.c_str(), [&](uint64_t n) { return vk.read(*vkA, 0, dst, n); }},
+      {within.c_str(),
        [&](uint64_t n) { return vk.copy(*vkA, 0, *vkB, 0, n); }},
   };
 
@@ -176,7 +208,7 @@ int main(int argc, char **argv) {
                   big.latencyNs, big.bytesPerNs, 100 * big.rmsRelativeResidual);
   }
 
-  // The bytes arrive: cpu -> vulkan:0 -> vulkan:0 -> cpu.
+  // The bytes arrive: cpu -> device -> device -> cpu.
   std::memset(dst, 0, largest);
   Status s = vk.write(*vkA, 0, src, largest);
   if (s.isOk())
@@ -186,14 +218,13 @@ int main(int argc, char **argv) {
   if (!s.isOk())
     die("the round trip", s);
   if (std::memcmp(src, dst, largest) != 0) {
-    std::printf("FAIL: the round trip cpu->vulkan:0->vulkan:0->cpu of %s "
-                "changed the bytes\n",
-                human(largest).c_str());
+    std::printf("FAIL: the round trip cpu->%s->%s->cpu of %s changed the "
+                "bytes\n",
+                label.c_str(), label.c_str(), human(largest).c_str());
     return 1;
   }
-  std::printf("\nround trip cpu->vulkan:0->vulkan:0->cpu of %s: bytes "
-              "intact\n",
-              human(largest).c_str());
+  std::printf("\nround trip cpu->%s->%s->cpu of %s: bytes intact\n",
+              label.c_str(), label.c_str(), human(largest).c_str());
   (void)vk.free(*vkA);
   (void)vk.free(*vkB);
   (void)cpu.free(*cpuSrc);

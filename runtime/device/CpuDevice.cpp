@@ -13,6 +13,7 @@
 
 #include "CpuDevice.h"
 
+#include "DeviceChecks.h"
 #include "ThreadPool.h"
 
 #include "fuel-c/ShimABI.h"
@@ -36,6 +37,10 @@
 
 namespace fuel::rt {
 
+using detail::checkRange;
+using detail::outOfRange;
+using detail::unknownBuffer;
+
 Queue::~Queue() = default;
 Device::~Device() = default;
 
@@ -49,28 +54,6 @@ namespace {
 
 std::atomic<uint64_t> nextHandleId{1};
 uint64_t newId() { return nextHandleId.fetch_add(1); }
-
-Status outOfRange(const char *what, uint64_t offset, uint64_t bytes,
-                  uint64_t size) {
-  return Status::error(
-      StatusCode::OutOfRange,
-      std::string(what) + ": bytes [" + std::to_string(offset) + ", " +
-          std::to_string(offset) + " + " + std::to_string(bytes) +
-          ") are outside a buffer of " + std::to_string(size) + " bytes");
-}
-
-Status checkRange(const char *what, uint64_t offset, uint64_t bytes,
-                  uint64_t size) {
-  if (offset > size || bytes > size - offset)
-    return outOfRange(what, offset, bytes, size);
-  return Status::ok();
-}
-
-Status unknownBuffer(const char *what, Buffer b) {
-  return Status::error(StatusCode::InvalidArgument,
-                       std::string(what) + ": buffer " + std::to_string(b.id) +
-                           " is not a live buffer of this device");
-}
 
 #if defined(__x86_64__)
 constexpr uint16_t kHostMachine = EM_X86_64;
@@ -299,33 +282,13 @@ void *CpuQueue::threadMain(void *arg) {
 
 Status CpuQueue::validate(const Command &c, const Fence *waits,
                           size_t numWaits) {
-  if (numWaits > kMaxWaits)
-    return Status::error(StatusCode::InvalidArgument,
-                         "submit: " + std::to_string(numWaits) +
-                             " wait fences exceed the limit of " +
-                             std::to_string(kMaxWaits));
-  if (numWaits && !waits)
-    return Status::error(StatusCode::InvalidArgument,
-                         "submit: null wait fences");
-  for (size_t i = 0; i < numWaits; ++i)
-    if (waits[i].value != 0 && !waits[i].queue)
-      return Status::error(StatusCode::InvalidArgument, "submit: wait fence " +
-                                                            std::to_string(i) +
-                                                            " has no queue");
+  FUEL_RT_RETURN_IF_ERROR(detail::checkWaitList(waits, numWaits, kMaxWaits));
   std::lock_guard<std::mutex> lock(device_.mu);
   if (c.kind == Command::Kind::Copy) {
     const auto *src = device_.find(c.src);
     const auto *dst = device_.find(c.dst);
-    if (!src)
-      return unknownBuffer("copy command: source", c.src);
-    if (!dst)
-      return unknownBuffer("copy command: destination", c.dst);
-    if (Status s =
-            checkRange("copy command: source", c.srcOffset, c.bytes, src->size);
-        !s.isOk())
-      return s;
-    return checkRange("copy command: destination", c.dstOffset, c.bytes,
-                      dst->size);
+    return detail::checkCopyCommand(c, src ? &src->size : nullptr,
+                                    dst ? &dst->size : nullptr);
   }
   if (c.kind != Command::Kind::Dispatch)
     return Status::error(StatusCode::InvalidArgument,

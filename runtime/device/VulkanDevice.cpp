@@ -14,6 +14,7 @@
 
 #include "VulkanDevice.h"
 
+#include "DeviceChecks.h"
 #include "VulkanArena.h"
 
 #define VK_NO_PROTOTYPES
@@ -36,6 +37,10 @@
 #include <unordered_map>
 
 namespace fuel::rt {
+
+using detail::checkRange;
+using detail::outOfRange;
+using detail::unknownBuffer;
 
 namespace {
 
@@ -179,28 +184,6 @@ Status vkStatus(const char *call, VkResult r) {
   if (r == VK_ERROR_DEVICE_LOST)
     msg += " (device lost)";
   return Status::error(code, msg);
-}
-
-Status outOfRange(const std::string &what, uint64_t offset, uint64_t bytes,
-                  uint64_t size) {
-  return Status::error(
-      StatusCode::OutOfRange,
-      what + ": bytes [" + std::to_string(offset) + ", " +
-          std::to_string(offset) + " + " + std::to_string(bytes) +
-          ") are outside a buffer of " + std::to_string(size) + " bytes");
-}
-
-Status checkRange(const char *what, uint64_t offset, uint64_t bytes,
-                  uint64_t size) {
-  if (offset > size || bytes > size - offset)
-    return outOfRange(what, offset, bytes, size);
-  return Status::ok();
-}
-
-Status unknownBuffer(const std::string &what, Buffer b) {
-  return Status::error(StatusCode::InvalidArgument,
-                       what + ": buffer " + std::to_string(b.id) +
-                           " is not a live buffer of this device");
 }
 
 uint64_t fnv1a(const void *data, size_t size) {
@@ -557,19 +540,7 @@ VulkanQueue::~VulkanQueue() {
 
 Status VulkanQueue::validate(const Command &c, const Fence *waits,
                              size_t numWaits) {
-  if (numWaits > kMaxWaits)
-    return Status::error(StatusCode::InvalidArgument,
-                         "submit: " + std::to_string(numWaits) +
-                             " wait fences exceed the limit of " +
-                             std::to_string(kMaxWaits));
-  if (numWaits && !waits)
-    return Status::error(StatusCode::InvalidArgument,
-                         "submit: null wait fences");
-  for (size_t i = 0; i < numWaits; ++i)
-    if (waits[i].value != 0 && !waits[i].queue)
-      return Status::error(StatusCode::InvalidArgument, "submit: wait fence " +
-                                                            std::to_string(i) +
-                                                            " has no queue");
+  FUEL_RT_RETURN_IF_ERROR(detail::checkWaitList(waits, numWaits, kMaxWaits));
   if (dev_->lost)
     return Status::error(StatusCode::Unavailable,
                          "submit: the Vulkan device was lost");
@@ -577,16 +548,8 @@ Status VulkanQueue::validate(const Command &c, const Fence *waits,
   if (c.kind == Command::Kind::Copy) {
     const auto *src = dev_->find(c.src);
     const auto *dst = dev_->find(c.dst);
-    if (!src)
-      return unknownBuffer("copy command: source", c.src);
-    if (!dst)
-      return unknownBuffer("copy command: destination", c.dst);
-    if (Status s =
-            checkRange("copy command: source", c.srcOffset, c.bytes, src->size);
-        !s.isOk())
-      return s;
-    return checkRange("copy command: destination", c.dstOffset, c.bytes,
-                      dst->size);
+    return detail::checkCopyCommand(c, src ? &src->size : nullptr,
+                                    dst ? &dst->size : nullptr);
   }
   if (c.kind != Command::Kind::Dispatch)
     return Status::error(StatusCode::InvalidArgument,

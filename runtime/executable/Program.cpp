@@ -399,7 +399,7 @@ Status verifyProgram(const Program &p, const LoadOptions &options) {
     }
   }
 
-  // Library kernels: shims run on the CPU.
+  // Library kernels: shims run on the CPU, cuBLAS on CUDA devices.
   for (size_t l = 0; l < p.libraryKernels.size(); ++l) {
     const LibraryKernel &lib = p.libraryKernels[l];
     std::string field = at("library_kernels", l);
@@ -556,7 +556,8 @@ Status verifyProgram(const Program &p, const LoadOptions &options) {
   bool needsCpuCode = false;
   for (const KernelModule &m : p.modules)
     needsCpuCode |= m.format == ModuleFormat::ElfSharedObject;
-  needsCpuCode |= !p.libraryKernels.empty();
+  for (const LibraryKernel &l : p.libraryKernels)
+    needsCpuCode |= p.devices[l.device].device.kind == DeviceKind::Cpu;
   if (options.checkCpuFeatures && needsCpuCode) {
     std::vector<std::string> host =
         options.hostCpuFeatures ? *options.hostCpuFeatures : hostCpuFeatures();

@@ -12,6 +12,7 @@
 #include "fuel/Runtime/Runtime.h"
 
 #include "../device/CpuDevice.h"
+#include "../device/CudaDevice.h"
 #include "../device/VulkanDevice.h"
 
 #include <algorithm>
@@ -47,6 +48,13 @@ openBuiltinDevice(const ::fuel::Device &id, const RuntimeOptions &options) {
     vo.cacheDir = options.cacheDir;
     vo.memoryLimit = options.vulkanMemoryLimit;
     return openVulkanDevice(id.ordinal, vo);
+  }
+  if (id.kind == DeviceKind::Cuda) {
+    CudaDeviceOptions co;
+    co.driverLibrary = options.cudaDriverLibrary;
+    co.cublasSearchPath = options.cublasSearchPath;
+    co.memoryLimit = options.cudaMemoryLimit;
+    return openCudaDevice(id.ordinal, co);
   }
   return Status::error(StatusCode::Unavailable,
                        "this libfuelrt has no " +
@@ -195,9 +203,11 @@ Status LoadedExecutable::Impl::prepare(const Runtime &rt) {
       return Status::error(StatusCode::InvalidArgument,
                            field + ": shim '" + lk.shim +
                                "' must be a file name, not a path");
-    if (!dynamic_cast<CpuDevice *>(devices[lk.device]))
+    if (!dynamic_cast<CpuDevice *>(devices[lk.device]) &&
+        !dynamic_cast<CudaDevice *>(devices[lk.device]))
       return Status::error(StatusCode::InvalidArgument,
-                           field + ": library kernels run on the cpu");
+                           field + ": library kernels run on the cpu "
+                                   "(shims) or on cuda (cuBLAS)");
     workspaceBytes[lk.device] =
         std::max(workspaceBytes[lk.device], lk.workspaceBytes);
     std::pair<uint32_t, std::string> key(lk.device, lk.shim);
@@ -215,9 +225,22 @@ Status LoadedExecutable::Impl::prepare(const Runtime &rt) {
     where.emplace_back(s, e);
   }
   for (size_t s = 0; s < shimKeys.size(); ++s) {
-    auto *cpu = static_cast<CpuDevice *>(devices[shimKeys[s].first]);
-    std::string path = rt.shimDirectory() + "/" + shimKeys[s].second;
-    StatusOr<ModuleHandle> h = cpu->loadShim(path, shimEntries[s]);
+    StatusOr<ModuleHandle> h =
+        Status::error(StatusCode::Internal, "no library loaded");
+    if (auto *cuda = dynamic_cast<CudaDevice *>(devices[shimKeys[s].first])) {
+      // A CUDA library is named by its source ("cublas"), or as a shim
+      // file would be ("libfuel-shim-cublas.so").
+      std::string name = shimKeys[s].second;
+      if (name.rfind("libfuel-shim-", 0) == 0)
+        name = name.substr(13);
+      if (name.size() > 3 && name.compare(name.size() - 3, 3, ".so") == 0)
+        name.resize(name.size() - 3);
+      h = cuda->loadLibrary(name, shimEntries[s]);
+    } else {
+      auto *cpu = static_cast<CpuDevice *>(devices[shimKeys[s].first]);
+      std::string path = rt.shimDirectory() + "/" + shimKeys[s].second;
+      h = cpu->loadShim(path, shimEntries[s]);
+    }
     if (!h)
       return h.status().withContext("executable: shim " + shimKeys[s].second);
     shims.push_back(std::move(*h));
@@ -228,10 +251,6 @@ Status LoadedExecutable::Impl::prepare(const Runtime &rt) {
   modules.resize(p.modules.size());
   for (size_t m = 0; m < p.modules.size(); ++m) {
     const KernelModule &km = p.modules[m];
-    if (km.format == ModuleFormat::Ptx)
-      return Status::error(StatusCode::Unimplemented,
-                           "executable: modules[" + std::to_string(m) +
-                               "]: PTX modules are not run yet");
     ModuleImage image;
     image.data = km.image.data;
     image.size = km.image.size;
@@ -239,7 +258,13 @@ Status LoadedExecutable::Impl::prepare(const Runtime &rt) {
       image.kernelNames.push_back(k.symbol);
       workspaceBytes[km.device] =
           std::max(workspaceBytes[km.device], k.workspaceBytes);
-      if (km.format == ModuleFormat::SpirV) {
+      if (km.format == ModuleFormat::Ptx) {
+        // The block size (verifyProgram checked 3 nonzero entries).
+        KernelLayout layout;
+        for (int g = 0; g < 3; ++g)
+          layout.workgroupSize[g] = k.workgroupSize[size_t(g)];
+        image.layouts.push_back(std::move(layout));
+      } else if (km.format == ModuleFormat::SpirV) {
         // The launch layout the SPIR-V words do not carry in a form the
         // device reads back (verifyProgram checked 3 nonzero entries).
         KernelLayout layout;

@@ -51,6 +51,14 @@ const char *const kUsage =
     "nothing\n"
     "                           (the cache: $FUEL_CACHE_DIR, else\n"
     "                           $XDG_CACHE_HOME/fuel, else ~/.cache/fuel)\n"
+    "  --cuda-library=FILE      the CUDA driver library dlopen opens "
+    "(default:\n"
+    "                           libcuda.so.1)\n"
+    "  --cublas-path=DIRS       ':'-separated directories searched for "
+    "libcublas\n"
+    "                           before the loader's default (default: the\n"
+    "                           toolkit's lib64 found when libfuelrt was "
+    "built)\n"
     "  --dump                   print what the executable holds, run nothing\n";
 
 struct Options {
@@ -64,6 +72,8 @@ struct Options {
   unsigned threads = 0;
   unsigned lanes = 0;
   bool pipelineCache = true;
+  std::optional<std::string> cudaLibrary;
+  std::optional<std::string> cublasPath;
   uint64_t repeat = 1;
   uint64_t warmup = 0;
   enum class Report { None, Text, Json } report = Report::None;
@@ -158,6 +168,12 @@ Options parseOptions(int argc, char **argv) {
         fail("--trace expects a file name", 2);
     } else if (a == "--no-pipeline-cache") {
       o.pipelineCache = false;
+    } else if (startsWith(a, "--cuda-library=")) {
+      o.cudaLibrary = std::string(value("--cuda-library="));
+      if (o.cudaLibrary->empty())
+        fail("--cuda-library expects a library file name or path", 2);
+    } else if (startsWith(a, "--cublas-path=")) {
+      o.cublasPath = std::string(value("--cublas-path="));
     } else if (a == "--dump") {
       o.dump = true;
     } else if (startsWith(a, "-")) {
@@ -445,6 +461,10 @@ int runMain(const Options &o) {
   RuntimeOptions ro;
   ro.threads = o.threads;
   ro.pipelineCache = o.pipelineCache;
+  if (o.cudaLibrary)
+    ro.cudaDriverLibrary = *o.cudaLibrary;
+  if (o.cublasPath)
+    ro.cublasSearchPath = *o.cublasPath;
   StatusOr<std::unique_ptr<Runtime>> rt = Runtime::create(ro);
   if (!rt)
     failStatus(rt.status());

@@ -48,9 +48,19 @@ struct RuntimeOptions {
   bool pipelineCache = true;
   std::string cacheDir;
   uint64_t vulkanMemoryLimit = 0;
+  /// CUDA devices: the driver library opened with dlopen (its file name or
+  /// path; the default is the driver's SONAME, never the toolkit's link
+  /// stub), the directories (':' separated) searched for libcublas before
+  /// the loader's default (empty: the toolkit's lib64 found when libfuelrt
+  /// was configured), and each device's memory limit in bytes (0: its
+  /// memory).
+  std::string cudaDriverLibrary = "libcuda.so.1";
+  std::string cublasSearchPath;
+  uint64_t cudaMemoryLimit = 0;
   /// Opens a device other than the CPU when an executable first needs it
   /// (embedders and tests); null: the runtime's own (vulkan:N through
-  /// openVulkanDevice). A device it returns must report `id` as its id.
+  /// openVulkanDevice, cuda:N through openCudaDevice). A device it returns
+  /// must report `id` as its id.
   std::function<StatusOr<std::unique_ptr<Device>>(const ::fuel::Device &id)>
       openDevice;
 };

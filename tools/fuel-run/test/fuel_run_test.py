@@ -6,7 +6,9 @@ Writes inputs with numpy, runs fuel-run on vadd.fuel (c = a + b, then a copy)
 and chain.fuel (c = (a + b) + a), and checks the results against numpy's,
 computed here independently; then the printed form, --dump, --report,
 --report=json (parsed with json), --trace, --expected-output, random inputs,
-and the error cases (missing device, shape and dtype mismatches, unreadable
+the cpu + cuda:0 programs (refused without a driver, run through the test
+doubles of the driver and cuBLAS where the build made them), and the error
+cases (missing device, shape and dtype mismatches, unreadable
 files, wrong counts), each with a non-zero exit and a clear message.
 """
 
@@ -321,6 +323,78 @@ else:
                                "mixed --report")
             check("cpu->vulkan:0" in out and "vulkan:0->cpu" in out,
                   "--report shows each copy's from->to", out)
+
+# cpu + cuda:0. mixed-cuda.fuel (c = a + b by a PTX kernel) and
+# cublas-cuda.fuel (c = a b by cuBLAS). Without a driver a program needing
+# cuda:0 is refused with the reason; the toolkit's stub says so; the test
+# doubles of the driver and of cuBLAS (host memory, no kernel launches) run
+# the cuBLAS program, checked against numpy, and refuse the PTX launch.
+mixed_cuda = os.path.join(EXES, "mixed-cuda.fuel")
+gemm_cuda = os.path.join(EXES, "cublas-cuda.fuel")
+fake_driver = os.environ.get("FUEL_FAKE_CUDA_DRIVER", "")
+fake_cublas = os.environ.get("FUEL_FAKE_CUBLAS_DIR", "")
+stub = os.environ.get("FUEL_CUDA_STUB_DRIVER", "")
+ga = rng.standard_normal((37, 23)).astype(np.float32)
+gb = rng.standard_normal((23, 19)).astype(np.float32)
+np.save(path("ga.npy"), ga)
+np.save(path("gb.npy"), gb)
+gemm_args = [gemm_cuda, "--input=@" + path("ga.npy"),
+             "--input=@" + path("gb.npy")]
+rc, out, err = run(mixed_cuda, "--input=@" + path("a.npy"),
+                   "--input=@" + path("b.npy"),
+                   "--output=@" + path("cuda-c.npy"))
+if rc == 0:
+    # A machine with a CUDA driver and device.
+    check(np.array_equal(np.load(path("cuda-c.npy")), a + b),
+          "mixed-cuda.fuel on cuda:0 is a + b")
+else:
+    check("executable needs device cuda:0: cuda:0: " in err,
+          "no driver: a cuda:0 program is refused with the reason", err)
+    check("no CUDA driver (libcuda.so.1" in err or "cuInit" in err,
+          "the refusal names the driver", err)
+    if stub:
+        # The toolkit's stubs directory has only the unversioned name, so
+        # the driver's SONAME is not found there; named directly, the stub
+        # answers CUDA_ERROR_STUB_LIBRARY.
+        env = dict(os.environ,
+                   LD_LIBRARY_PATH=os.path.dirname(stub) + ":" +
+                   os.environ.get("LD_LIBRARY_PATH", ""))
+        p = subprocess.run([FUEL_RUN, *gemm_args], capture_output=True,
+                           text=True, env=env)
+        check(p.returncode != 0 and "executable needs device cuda:0" in
+              p.stderr, "LD_LIBRARY_PATH at the stubs: refused", p.stderr)
+        expect_error(gemm_args + ["--cuda-library=" + stub],
+                     "cuInit(0) failed with 34 (CUDA_ERROR_STUB_LIBRARY: "
+                     "stub library, no driver)", "the stub says stub library")
+    else:
+        print("SKIP: cuda: no toolkit stub library was found at configure time")
+if fake_driver and fake_cublas:
+    double = ["--cuda-library=" + fake_driver, "--cublas-path=" + fake_cublas]
+    expect_ok(gemm_args + double + ["--output=@" + path("gc.npy")],
+              "cublas-cuda.fuel through the test doubles")
+    ref = ga.astype(np.float64) @ gb.astype(np.float64)
+    got = np.load(path("gc.npy"))
+    check(got.shape == (37, 19) and np.allclose(got, ref, rtol=1e-5,
+                                                atol=1e-5),
+          "cuBLAS sgemm (row-major by the operand swap) matches numpy")
+    out, _ = expect_ok(gemm_args + double + ["--report=json"],
+                       "cublas-cuda.fuel --report=json")
+    try:
+        rep = json.loads(out)
+        copies = [c for c in rep["commands"] if c["kind"] == "copy"]
+        check([(c["from"], c["to"]) for c in copies] ==
+              [("cpu", "cuda:0"), ("cpu", "cuda:0"), ("cuda:0", "cpu")],
+              "--report=json: the copies host<->cuda:0", out)
+    except (ValueError, KeyError) as e:
+        failures.append("cublas --report=json: %s: %s" % (e, out))
+    expect_error([mixed_cuda, "--input=@" + path("a.npy"),
+                  "--input=@" + path("b.npy")] + double,
+                 "cuLaunchKernel failed with 801",
+                 "the driver's test double refuses the PTX launch")
+    expect_error(gemm_args + ["--cuda-library="], "--cuda-library expects",
+                 "an empty --cuda-library")
+else:
+    print("SKIP: cuda: the test doubles of the driver and cuBLAS are not set")
 
 if failures:
     for f in failures:

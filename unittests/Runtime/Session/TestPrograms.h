@@ -267,6 +267,89 @@ inline void buildVulkanMixed(ExecutableWriter &w,
       testReport(4, "fuel.add", "cpu.generated.add_f32", "generated", 2000));
 }
 
+/// cpu + cuda:0: `c = a + b` over `n` f32 on cuda:0 with `ptx`'s vadd
+/// (unittests/Runtime/Device/cuda/ConformanceKernels.ptx: bindings a, b, c,
+/// push n, block; 64 threads), a and b copied from the cpu and c back.
+inline void buildCudaMixed(ExecutableWriter &w, const std::vector<uint8_t> &ptx,
+                           uint32_t n) {
+  const uint32_t block = 256;
+  uint64_t bytes = uint64_t(n) * 4, slot = (bytes + 255) / 256 * 256;
+  uint32_t cpu = startTestProgram(w, "mixed_cuda", 0, {});
+  uint32_t gpu = w.addDevice(::fuel::Device::cuda(0), 3 * slot, 256);
+  // The CUDA segment is the PTX text and one NUL (EXECUTABLE-FORMAT.md);
+  // the writer copies it.
+  std::vector<uint8_t> text(ptx.begin(), ptx.end());
+  if (text.empty() || text.back() != 0)
+    text.push_back(0);
+  w.addModule(gpu, ModuleFormat::Ptx, {{"vadd", 0, {64, 1, 1}, {}}},
+              {text.data(), text.size()});
+  uint32_t a = w.addInput("a", ElementType::F32, {int64_t(n)}, cpu);
+  uint32_t b = w.addInput("b", ElementType::F32, {int64_t(n)}, cpu);
+  uint32_t c = w.addOutput("c", ElementType::F32, {int64_t(n)}, cpu);
+  uint32_t ga = w.addArenaBuffer(gpu, bytes, 0, 256);
+  uint32_t gb = w.addArenaBuffer(gpu, bytes, slot, 256);
+  uint32_t gc = w.addArenaBuffer(gpu, bytes, 2 * slot, 256);
+  const Program &p = w.program();
+  uint32_t ab = p.inputs[a].buffer, bb = p.inputs[b].buffer,
+           cb = p.outputs[c].buffer;
+  w.addCopy({ab, 0, ga, 0, bytes}, {},
+            testReport(1, "fuel.copy", "", "copy", 500));
+  w.addCopy({bb, 0, gb, 0, bytes}, {},
+            testReport(2, "fuel.copy", "", "copy", 500));
+  Dispatch vadd;
+  vadd.grid = {(n + block - 1) / block, 1, 1};
+  vadd.bindings = {{ga, 0, bytes}, {gb, 0, bytes}, {gc, 0, bytes}};
+  vadd.pushConstants = {n, block};
+  w.addDispatch(
+      vadd, {0, 1},
+      testReport(3, "fuel.add", "cuda.generated.add_f32", "generated", 3000));
+  w.addCopy({gc, 0, cb, 0, bytes}, {2},
+            testReport(4, "fuel.copy", "", "copy", 500));
+}
+
+/// cpu + cuda:0: row-major `c = a b` (a: m x k, b: k x n, f32) as the
+/// cuBLAS library kernel cuda.cublas.matmul_f32, its operands copied from
+/// the cpu and the product back.
+inline void buildCudaGemm(ExecutableWriter &w, uint32_t m, uint32_t n,
+                          uint32_t k) {
+  auto round = [](uint64_t x) { return (x + 255) / 256 * 256; };
+  uint64_t aBytes = 4ull * m * k, bBytes = 4ull * k * n, cBytes = 4ull * m * n;
+  uint32_t cpu = startTestProgram(w, "cublas_gemm", 0, {});
+  uint32_t gpu =
+      w.addDevice(::fuel::Device::cuda(0),
+                  round(aBytes) + round(bBytes) + round(cBytes), 256);
+  LibraryKernel lk;
+  lk.device = gpu;
+  lk.kernelId = "cuda.cublas.matmul_f32";
+  lk.shim = "cublas";
+  lk.entry = "fuel_shim_cublas_sgemm";
+  lk.params = {m, n, k, k, n, n, 0, 0};
+  lk.workspaceBytes = 4 << 20;
+  uint32_t lib = w.addLibraryKernel(lk);
+  uint32_t a = w.addInput("a", ElementType::F32, {m, k}, cpu);
+  uint32_t b = w.addInput("b", ElementType::F32, {k, n}, cpu);
+  uint32_t c = w.addOutput("c", ElementType::F32, {m, n}, cpu);
+  uint32_t ga = w.addArenaBuffer(gpu, aBytes, 0, 256);
+  uint32_t gb = w.addArenaBuffer(gpu, bBytes, round(aBytes), 256);
+  uint32_t gc =
+      w.addArenaBuffer(gpu, cBytes, round(aBytes) + round(bBytes), 256);
+  const Program &p = w.program();
+  w.addCopy({p.inputs[a].buffer, 0, ga, 0, aBytes}, {},
+            testReport(1, "fuel.copy", "", "copy", 500));
+  w.addCopy({p.inputs[b].buffer, 0, gb, 0, bBytes}, {},
+            testReport(2, "fuel.copy", "", "copy", 500));
+  Dispatch d;
+  d.source = KernelSource::Library;
+  d.kernel = lib;
+  d.grid = {1, 1, 1};
+  d.bindings = {{ga, 0, aBytes}, {gb, 0, bBytes}, {gc, 0, cBytes}};
+  w.addDispatch(
+      d, {0, 1},
+      testReport(3, "fuel.matmul", "cuda.cublas.matmul_f32", "library", 4000));
+  w.addCopy({gc, 0, p.outputs[c].buffer, 0, cBytes}, {2},
+            testReport(4, "fuel.copy", "", "copy", 500));
+}
+
 /// The bytes of a finished writer; empty on error.
 inline std::vector<uint8_t> finishBytes(const ExecutableWriter &w) {
   StatusOr<std::vector<uint8_t>> bytes = w.finish();

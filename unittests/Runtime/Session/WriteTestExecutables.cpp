@@ -5,7 +5,8 @@
 // tests: vadd.fuel (c = a + b, 1000 f32, then a copy), chain.fuel
 // (c = (a + b) + a, 512 f32) and needs-vulkan.fuel (vadd plus a vulkan:31
 // device this host lacks), copy-i32.fuel (y = x, 2x3xi32) and copy-f64.fuel
-// (y = x, 5xf64).
+// (y = x, 5xf64), and on cpu + cuda:0 mixed-cuda.fuel (a PTX vadd) and
+// cublas-cuda.fuel (a cuBLAS sgemm).
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,6 +75,24 @@ int main(int argc, char **argv) {
     ExecutableWriter mixed;
     buildVulkanMixed(mixed, spirv, 1009, 5);
     ok = write(dir + "/mixed-vulkan.fuel", mixed);
+  }
+  // cpu + cuda:0: mixed-cuda.fuel and mixed-cuda-tiny.fuel (buildCudaMixed,
+  // 1000 and 64 f32, the PTX vadd)
+  // and cublas-cuda.fuel (buildCudaGemm, 37x19 = 37x23 * 23x19).
+  std::ifstream ptxFile(FUEL_TEST_PTX_PATH, std::ios::binary);
+  std::vector<uint8_t> ptx(std::istreambuf_iterator<char>(ptxFile), {});
+  if (ok && ptx.empty()) {
+    std::fprintf(stderr, "cannot read %s\n", FUEL_TEST_PTX_PATH);
+    ok = false;
+  }
+  if (ok) {
+    ExecutableWriter mixed, tiny, gemm;
+    buildCudaMixed(mixed, ptx, 1000);
+    buildCudaMixed(tiny, ptx, 64);
+    buildCudaGemm(gemm, 37, 19, 23);
+    ok = write(dir + "/mixed-cuda.fuel", mixed) &&
+         write(dir + "/mixed-cuda-tiny.fuel", tiny) &&
+         write(dir + "/cublas-cuda.fuel", gemm);
   }
   return ok ? 0 : 1;
 }

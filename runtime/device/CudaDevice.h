@@ -1,0 +1,105 @@
+//===- CudaDevice.h - A CUDA device through the driver API ------*- C++ -*-===//
+//
+// The CUDA device: the driver API through dlopen("libcuda.so.1") (the
+// runtime never links libcuda), the device's primary context, buffers from
+// cuMemAlloc, write and read staged through pinned host memory, modules from
+// PTX with cuModuleLoadDataEx (the JIT's error and info logs in the error
+// message), one stream per queue with an event per command for its fence and
+// timestamps, and library kernels as cuBLAS calls (Cublas.h).
+// docs/RUNTIME.md, "CUDA device".
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUEL_RUNTIME_DEVICE_CUDADEVICE_H
+#define FUEL_RUNTIME_DEVICE_CUDADEVICE_H
+
+#include "fuel/Runtime/Device.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fuel::rt {
+
+/// How to open a CUDA device.
+struct CudaDeviceOptions {
+  /// The driver library's file name (or path), opened with dlopen.
+  std::string driverLibrary = "libcuda.so.1";
+  /// Directories (':' separated) searched for libcublas before the dynamic
+  /// loader's default; empty: the toolkit's lib64 found when the runtime
+  /// was configured.
+  std::string cublasSearchPath;
+  /// The most bytes of buffers at once; 0 means the device's memory.
+  uint64_t memoryLimit = 0;
+  /// The pinned host buffer write() and read() are staged through.
+  uint64_t stagingBytes = 8ull << 20;
+};
+
+/// Counters of what the device did, for tests and benchmarks.
+struct CudaDeviceCounters {
+  /// Kernel launches (cuLaunchKernel) and cuBLAS calls of the queues.
+  uint64_t launches = 0;
+  uint64_t libraryCalls = 0;
+  /// Asynchronous copies (pieces) of the queues.
+  uint64_t copies = 0;
+  /// Bytes write() and read() staged through pinned memory.
+  uint64_t stagedBytes = 0;
+};
+
+/// Opens CUDA device `ordinal` in driver order (the probe's cuda:N).
+/// Unavailable, with the reason, when the driver library cannot be opened,
+/// is the toolkit's stub ("stub library, no driver"), has no device or no
+/// such ordinal.
+StatusOr<std::unique_ptr<Device>>
+openCudaDevice(uint32_t ordinal, const CudaDeviceOptions &options = {});
+
+class CudaDevice final : public Device {
+public:
+  ~CudaDevice() override;
+
+  const DeviceInfo &info() const override;
+  StatusOr<Buffer> allocate(uint64_t size, uint64_t alignment) override;
+  StatusOr<Buffer> importHost(void *data, uint64_t size) override;
+  Status free(Buffer buffer) override;
+  StatusOr<uint64_t> bufferSize(Buffer buffer) const override;
+  StatusOr<void *> hostPointer(Buffer buffer) const override;
+  uint64_t bytesAllocated() const override;
+  Status write(Buffer dst, uint64_t dstOffset, const void *src,
+               uint64_t bytes) override;
+  Status read(Buffer src, uint64_t srcOffset, void *dst,
+              uint64_t bytes) override;
+  Status copy(Buffer src, uint64_t srcOffset, Buffer dst, uint64_t dstOffset,
+              uint64_t bytes) override;
+  StatusOr<ModuleHandle> loadModule(const ModuleImage &image) override;
+  Status unloadModule(const ModuleHandle &module) override;
+  Status reserveWorkspace(uint64_t bytes) override;
+  StatusOr<std::unique_ptr<Queue>> createQueue() override;
+
+  /// Library kernels: `library` must be "cublas"; each entry (Cublas.h's
+  /// kCublasSgemmEntry, kCublasSgemmBatchedEntry) becomes a kernel whose
+  /// push constants are the entry's params and whose bindings are A, B, C.
+  /// Loads libcublas (from the options' search path) on first use.
+  StatusOr<ModuleHandle> loadLibrary(const std::string &library,
+                                     const std::vector<std::string> &entries);
+
+  /// The compute capability, e.g. {9, 0}.
+  std::pair<int, int> computeCapability() const;
+
+  CudaDeviceCounters counters() const;
+
+  /// The largest number of commands a queue keeps before it enqueues them.
+  static constexpr size_t kMaxBatch = 256;
+
+  class Impl;
+
+private:
+  friend StatusOr<std::unique_ptr<Device>>
+  openCudaDevice(uint32_t ordinal, const CudaDeviceOptions &options);
+  explicit CudaDevice(std::shared_ptr<Impl> impl);
+  std::shared_ptr<Impl> impl_;
+};
+
+} // namespace fuel::rt
+
+#endif // FUEL_RUNTIME_DEVICE_CUDADEVICE_H

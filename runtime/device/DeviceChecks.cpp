@@ -1,0 +1,62 @@
+//===- DeviceChecks.cpp - Checks every device makes alike -----------------===//
+//
+// Implements DeviceChecks.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DeviceChecks.h"
+
+namespace fuel::rt::detail {
+
+Status outOfRange(const char *what, uint64_t offset, uint64_t bytes,
+                  uint64_t size) {
+  return Status::error(
+      StatusCode::OutOfRange,
+      std::string(what) + ": bytes [" + std::to_string(offset) + ", " +
+          std::to_string(offset) + " + " + std::to_string(bytes) +
+          ") are outside a buffer of " + std::to_string(size) + " bytes");
+}
+
+Status checkRange(const char *what, uint64_t offset, uint64_t bytes,
+                  uint64_t size) {
+  if (offset > size || bytes > size - offset)
+    return outOfRange(what, offset, bytes, size);
+  return Status::ok();
+}
+
+Status unknownBuffer(const char *what, Buffer b) {
+  return Status::error(StatusCode::InvalidArgument,
+                       std::string(what) + ": buffer " + std::to_string(b.id) +
+                           " is not a live buffer of this device");
+}
+
+Status checkWaitList(const Fence *waits, size_t numWaits, size_t limit) {
+  if (numWaits > limit)
+    return Status::error(StatusCode::InvalidArgument,
+                         "submit: " + std::to_string(numWaits) +
+                             " wait fences exceed the limit of " +
+                             std::to_string(limit));
+  if (numWaits && !waits)
+    return Status::error(StatusCode::InvalidArgument,
+                         "submit: null wait fences");
+  for (size_t i = 0; i < numWaits; ++i)
+    if (waits[i].value != 0 && !waits[i].queue)
+      return Status::error(StatusCode::InvalidArgument, "submit: wait fence " +
+                                                            std::to_string(i) +
+                                                            " has no queue");
+  return Status::ok();
+}
+
+Status checkCopyCommand(const Command &c, const uint64_t *srcSize,
+                        const uint64_t *dstSize) {
+  if (!srcSize)
+    return unknownBuffer("copy command: source", c.src);
+  if (!dstSize)
+    return unknownBuffer("copy command: destination", c.dst);
+  FUEL_RT_RETURN_IF_ERROR(
+      checkRange("copy command: source", c.srcOffset, c.bytes, *srcSize));
+  return checkRange("copy command: destination", c.dstOffset, c.bytes,
+                    *dstSize);
+}
+
+} // namespace fuel::rt::detail

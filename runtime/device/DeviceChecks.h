@@ -1,0 +1,58 @@
+//===- DeviceChecks.h - Checks every device makes alike ---------*- C++ -*-===//
+//
+// The argument checks the CPU, Vulkan and CUDA devices share, so that their
+// refusals read the same: byte ranges inside a buffer, unknown buffers, a
+// submit's wait list and a copy command's buffers and ranges.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUEL_RUNTIME_DEVICE_DEVICECHECKS_H
+#define FUEL_RUNTIME_DEVICE_DEVICECHECKS_H
+
+#include "fuel/Runtime/Device.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace fuel::rt::detail {
+
+// `what` is a C string so that a check that passes allocates nothing (the
+// CPU device's submit must not allocate); the std::string forms are for
+// messages built at the call.
+
+/// "WHAT: bytes [offset, offset + bytes) are outside a buffer of SIZE bytes".
+Status outOfRange(const char *what, uint64_t offset, uint64_t bytes,
+                  uint64_t size);
+inline Status outOfRange(const std::string &what, uint64_t offset,
+                         uint64_t bytes, uint64_t size) {
+  return outOfRange(what.c_str(), offset, bytes, size);
+}
+
+/// OutOfRange unless [offset, offset + bytes) lies inside `size` bytes (no
+/// overflow).
+Status checkRange(const char *what, uint64_t offset, uint64_t bytes,
+                  uint64_t size);
+inline Status checkRange(const std::string &what, uint64_t offset,
+                         uint64_t bytes, uint64_t size) {
+  return checkRange(what.c_str(), offset, bytes, size);
+}
+
+/// "WHAT: buffer N is not a live buffer of this device".
+Status unknownBuffer(const char *what, Buffer b);
+inline Status unknownBuffer(const std::string &what, Buffer b) {
+  return unknownBuffer(what.c_str(), b);
+}
+
+/// A submit's wait list: at most `limit` fences, not null when there are
+/// some, each nonzero fence with a queue.
+Status checkWaitList(const Fence *waits, size_t numWaits, size_t limit);
+
+/// A copy command, given the sizes of its source and destination buffers
+/// (null: not a live buffer of the device).
+Status checkCopyCommand(const Command &c, const uint64_t *srcSize,
+                        const uint64_t *dstSize);
+
+} // namespace fuel::rt::detail
+
+#endif // FUEL_RUNTIME_DEVICE_DEVICECHECKS_H
