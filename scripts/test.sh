@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds fuel and runs every test: the lit suites
 # and every GoogleTest binary, through ctest (with onnxruntime-node installed
-# under the build tree for the ONNX Runtime check). Then builds and tests the
-# LLVM-free parts alone, in <build-dir>-nocompiler, configured with the
-# compiler off and unable to find LLVM or MLIR (with clang, and again with
+# under the build tree for the ONNX Runtime check), and again under ASan +
+# UBSan in <build-dir>-asan (scripts/test-sanitizers.sh). Then builds and
+# tests the LLVM-free parts alone, in <build-dir>-nocompiler, configured with
+# the compiler off and unable to find LLVM or MLIR (with clang, and again with
 # g++ 12 in <build-dir>-nocompiler-gcc), and runs the executable loader's
 # fuzzer for a bounded time in <build-dir>-fuzz.
 # Usage: scripts/test.sh [build-dir]
@@ -23,6 +24,10 @@ if ! "$root/bench/ort/install.sh" "$build" >/dev/null; then
     "will skip (fail under CI=true)" >&2
 fi
 (cd "$build" && ctest --output-on-failure -j "$jobs")
+
+# The whole suite again under ASan + UBSan, leaks reported, in
+# <build-dir>-asan (docs/RELIABILITY.md, ## Sanitizers).
+"$root/scripts/test-sanitizers.sh" "$build"
 
 # FUEL_BUILD_COMPILER=OFF: only the LLVM-free targets exist, and CMake is
 # forbidden to find LLVM or MLIR even if something asked for them (nothing
