@@ -5,8 +5,9 @@
 # UBSan in <build-dir>-asan (scripts/test-sanitizers.sh). Then builds and
 # tests the LLVM-free parts alone, in <build-dir>-nocompiler, configured with
 # the compiler off and unable to find LLVM or MLIR (with clang, and again with
-# g++ 12 in <build-dir>-nocompiler-gcc), and runs the executable loader's
-# fuzzer for a bounded time in <build-dir>-fuzz.
+# g++ 12 in <build-dir>-nocompiler-gcc), and runs a short fuzzing campaign
+# over every fuzz target in <build-dir>-asan (scripts/fuzz.sh). Every
+# configuration's ctest replays the saved fuzz regressions.
 # Usage: scripts/test.sh [build-dir]
 set -euo pipefail
 
@@ -60,21 +61,7 @@ fi
 ninja -C "$gcc_build" -j "$jobs"
 (cd "$gcc_build" && ctest --output-on-failure -j "$jobs")
 
-# The loader's libFuzzer target, for a bounded time (FUEL_FUZZ_SECONDS,
-# default 20), in an instrumented LLVM-free build of its own, from the seed
-# corpus the writer makes.
-fuzz="${build%/}-fuzz"
-if [ ! -f "$fuzz/build.ninja" ]; then
-  cmake -G Ninja -S "$root" -B "$fuzz" --no-warn-unused-cli \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-    -DFUEL_BUILD_COMPILER=OFF -DFUEL_BUILD_FUZZERS=ON \
-    -DCMAKE_DISABLE_FIND_PACKAGE_MLIR=ON \
-    -DCMAKE_DISABLE_FIND_PACKAGE_LLVM=ON
-fi
-ninja -C "$fuzz" -j "$jobs" fuel-fuzzers
-corpus="$fuzz/fuzz/corpus/executable-loader"
-mkdir -p "$corpus"
-"$fuzz/fuzz/fuel-fuzz-make-corpus" "$corpus"
-"$fuzz/fuzz/fuel-fuzz-executable-loader" -seed=1 -rss_limit_mb=2048 \
-  -max_total_time="${FUEL_FUZZ_SECONDS:-20}" -print_final_stats=1 "$corpus"
+# A short campaign over every fuzz target (FUEL_FUZZ_SECONDS per target,
+# default 30) in the ASan + UBSan tree the sanitizer suite built; a failing
+# input in fuel's code fails it (docs/RELIABILITY.md).
+"$root/scripts/fuzz.sh" "${FUEL_FUZZ_SECONDS:-30}" "$build"
