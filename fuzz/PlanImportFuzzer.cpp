@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuzzCheck.h"
+#include "MlirRoundTrip.h"
 
 #include "fuel/Dialect/Fuel/IR/FuelAttrs.h"
 #include "fuel/Dialect/Fuel/IR/FuelDialect.h"
@@ -85,13 +86,6 @@ DialectRegistry *registry;
 ::fuel::plan::Topology *topology;
 std::string *planPath;
 
-std::string print(Operation *op) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  op->print(os);
-  return text;
-}
-
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
@@ -120,6 +114,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       fuzzFail("plan-import", "cannot write the plan file " + *planPath);
   }
   MLIRContext ctx(*registry, MLIRContext::Threading::DISABLED);
+  // The topology attribute is built before anything in the input may load
+  // the dialect.
+  ctx.loadDialect<mlir::fuel::FuelDialect>();
   int errors = 0;
   std::string diagnostics;
   ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
@@ -144,7 +141,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (failed(before.run(*module)))
     fuzzFail("plan-import",
              "the fixed module does not form nodes: " + diagnostics);
-  std::string formed = print(*module);
+  std::string formed = ::fuel::fuzz::printOp(*module);
   PassManager import(&ctx);
   mlir::fuel::FuelImportPlanPassOptions importOptions;
   importOptions.file = *planPath;
@@ -153,7 +150,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!errors)
       fuzzFail("plan-import", "the import fails without an error");
     ::fuel::fuzz::fuzzNoteRefusal("plan-import", diagnostics);
-    std::string after = print(*module);
+    std::string after = ::fuel::fuzz::printOp(*module);
     if (after != formed)
       fuzzFail("plan-import", "a refused plan changed the module", formed,
                after);
@@ -175,17 +172,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       fuzzFail("plan-import", "planning with the pins fails without an error");
     return 0;
   }
-  std::string first = print(*module);
-  errors = 0;
-  diagnostics.clear();
-  OwningOpRef<ModuleOp> reparsed =
-      parseSourceString<ModuleOp>(first, config, "planned.mlir");
-  if (!reparsed || failed(verify(*reparsed)))
-    fuzzFail("plan-import",
-             "the planned module does not read back: " + diagnostics, first);
-  std::string second = print(reparsed->getOperation());
-  if (second != first)
-    fuzzFail("plan-import", "the planned module prints differently once parsed",
-             first, second);
+  ::fuel::fuzz::checkRoundTrip("plan-import", *registry,
+                               ::fuel::fuzz::printOp(*module));
   return 0;
 }
