@@ -62,6 +62,8 @@ ninja -C "$gcc_build" -j "$jobs"
 (cd "$gcc_build" && ctest --output-on-failure -j "$jobs")
 
 # A short campaign over every fuzz target (FUEL_FUZZ_SECONDS per target,
-# default 30) in the ASan + UBSan tree the sanitizer suite built; a failing
-# input in fuel's code fails it (docs/RELIABILITY.md).
-"$root/scripts/fuzz.sh" "${FUEL_FUZZ_SECONDS:-30}" "$build"
+# default 30; libFuzzer seed FUEL_FUZZ_SEED, default 1) in the ASan + UBSan
+# tree the sanitizer suite built; a failing input in fuel's code fails it
+# (docs/RELIABILITY.md).
+FUEL_FUZZ_SEED="${FUEL_FUZZ_SEED:-1}" \
+  "$root/scripts/fuzz.sh" "${FUEL_FUZZ_SECONDS:-30}" "$build"
