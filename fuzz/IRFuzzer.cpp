@@ -77,12 +77,8 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   registry->insert<mlir::fuel::FuelDialect>();
   registerAllDialects(*registry);
   registerAllExtensions(*registry);
-  llvm::Expected<::fuel::plan::Topology> parsed =
-      ::fuel::target::parseTopology(kTopology, "fixed-topology.json");
-  if (!parsed)
-    fuzzFail("ir", "the fixed topology is refused: " +
-                       llvm::toString(parsed.takeError()));
-  topology = new ::fuel::plan::Topology(std::move(*parsed));
+  topology =
+      new ::fuel::plan::Topology(::fuel::fuzz::fixedTopology("ir", kTopology));
   return 0;
 }
 
@@ -93,28 +89,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // the dialect.
   ctx.loadDialect<mlir::fuel::FuelDialect>();
   ctx.allowUnregisteredDialects(false);
-  int errors = 0;
-  std::string diagnostics;
-  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
-    if (d.getSeverity() == DiagnosticSeverity::Error)
-      ++errors;
-    diagnostics += d.str() + "\n";
-    return success();
-  });
+  ::fuel::fuzz::DiagnosticCapture diagnostics(ctx);
 
   ParserConfig config(&ctx);
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(text, config, "input.mlir");
   if (!module) {
-    if (!errors)
+    if (!diagnostics.errors)
       fuzzFail("ir", "the parser refuses the input without an error");
-    ::fuel::fuzz::fuzzNoteRefusal("ir", diagnostics);
+    ::fuel::fuzz::fuzzNoteRefusal("ir", diagnostics.text);
     return 0;
   }
   if (failed(verify(*module))) {
-    if (!errors)
+    if (!diagnostics.errors)
       fuzzFail("ir", "the verifier refuses the module without an error");
-    ::fuel::fuzz::fuzzNoteRefusal("ir", diagnostics);
+    ::fuel::fuzz::fuzzNoteRefusal("ir", diagnostics.text);
     return 0;
   }
 
@@ -126,9 +115,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   options.explain = size % 2 == 1;
   mlir::fuel::buildPlanPipeline(pm, options);
   if (failed(pm.run(*module))) {
-    if (!errors)
+    if (!diagnostics.errors)
       fuzzFail("ir", "fuel-plan fails without an error");
-    ::fuel::fuzz::fuzzNoteRefusal("ir", diagnostics);
+    ::fuel::fuzz::fuzzNoteRefusal("ir", diagnostics.text);
     return 0;
   }
 

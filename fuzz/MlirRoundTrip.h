@@ -15,6 +15,7 @@
 #include "FuzzCheck.h"
 
 #include "fuel/Dialect/Fuel/IR/FuelDialect.h"
+#include "fuel/Target/TopologyFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -44,6 +45,41 @@ extern "C" const char *__asan_default_options() {
 
 namespace fuel::fuzz {
 
+/// The diagnostics of a context while it lives: how many errors, and the
+/// text of all of them.
+class DiagnosticCapture {
+public:
+  explicit DiagnosticCapture(mlir::MLIRContext &ctx)
+      : handler(&ctx, [this](mlir::Diagnostic &d) {
+          if (d.getSeverity() == mlir::DiagnosticSeverity::Error)
+            ++errors;
+          text += d.str() + "\n";
+          return mlir::success();
+        }) {}
+  void clear() {
+    errors = 0;
+    text.clear();
+  }
+
+  int errors = 0;
+  std::string text;
+
+private:
+  mlir::ScopedDiagnosticHandler handler;
+};
+
+/// The fixed topology a target plans on, read from `json` (a target's own
+/// constant, so a refusal is the target's bug).
+inline ::fuel::plan::Topology fixedTopology(std::string_view target,
+                                            llvm::StringRef json) {
+  llvm::Expected<::fuel::plan::Topology> parsed =
+      ::fuel::target::parseTopology(json, "fixed-topology.json");
+  if (!parsed)
+    fuzzFail(target, "the fixed topology is refused: " +
+                         llvm::toString(parsed.takeError()));
+  return std::move(*parsed);
+}
+
 /// `op` as text, in the generic printer's default (custom) form.
 inline std::string printOp(mlir::Operation *op) {
   std::string text;
@@ -59,19 +95,15 @@ inline void checkRoundTrip(std::string_view target,
                            const std::string &printed) {
   mlir::MLIRContext ctx(registry, mlir::MLIRContext::Threading::DISABLED);
   ctx.loadDialect<mlir::fuel::FuelDialect>();
-  std::string diagnostics;
-  mlir::ScopedDiagnosticHandler handler(&ctx, [&](mlir::Diagnostic &d) {
-    diagnostics += d.str() + "\n";
-    return mlir::success();
-  });
+  DiagnosticCapture diagnostics(ctx);
   mlir::ParserConfig config(&ctx);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(printed, config, "printed.mlir");
   if (!module)
-    fuzzFail(target, "the printed module does not parse: " + diagnostics,
+    fuzzFail(target, "the printed module does not parse: " + diagnostics.text,
              printed);
   if (mlir::failed(mlir::verify(*module)))
-    fuzzFail(target, "the printed module does not verify: " + diagnostics,
+    fuzzFail(target, "the printed module does not verify: " + diagnostics.text,
              printed);
   std::string again = printOp(module->getOperation());
   if (again != printed)

@@ -93,12 +93,8 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   registry
       ->insert<mlir::fuel::FuelDialect, func::FuncDialect, arith::ArithDialect,
                linalg::LinalgDialect, tensor::TensorDialect>();
-  llvm::Expected<::fuel::plan::Topology> parsed =
-      ::fuel::target::parseTopology(kTopology, "fixed-topology.json");
-  if (!parsed)
-    fuzzFail("plan-import", "the fixed topology is refused: " +
-                                llvm::toString(parsed.takeError()));
-  topology = new ::fuel::plan::Topology(std::move(*parsed));
+  topology = new ::fuel::plan::Topology(
+      ::fuel::fuzz::fixedTopology("plan-import", kTopology));
   llvm::SmallString<128> path;
   if (llvm::sys::fs::createTemporaryFile("fuel-fuzz-plan", "json", path))
     fuzzFail("plan-import", "cannot create the plan file");
@@ -117,19 +113,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // The topology attribute is built before anything in the input may load
   // the dialect.
   ctx.loadDialect<mlir::fuel::FuelDialect>();
-  int errors = 0;
-  std::string diagnostics;
-  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
-    if (d.getSeverity() == DiagnosticSeverity::Error)
-      ++errors;
-    diagnostics += d.str() + "\n";
-    return success();
-  });
+  ::fuel::fuzz::DiagnosticCapture diagnostics(ctx);
   ParserConfig config(&ctx);
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(kModule, config, "fixed.mlir");
   if (!module)
-    fuzzFail("plan-import", "the fixed module is refused: " + diagnostics);
+    fuzzFail("plan-import", "the fixed module is refused: " + diagnostics.text);
   (*module)->setAttr(mlir::fuel::FuelDialect::kTopologyAttrName,
                      mlir::fuel::TopologyAttr::fromPlan(&ctx, *topology));
 
@@ -140,16 +129,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   before.nest<func::FuncOp>().addPass(mlir::fuel::createFuelFormNodesPass());
   if (failed(before.run(*module)))
     fuzzFail("plan-import",
-             "the fixed module does not form nodes: " + diagnostics);
+             "the fixed module does not form nodes: " + diagnostics.text);
   std::string formed = ::fuel::fuzz::printOp(*module);
   PassManager import(&ctx);
   mlir::fuel::FuelImportPlanPassOptions importOptions;
   importOptions.file = *planPath;
   import.addPass(mlir::fuel::createFuelImportPlanPass(importOptions));
   if (failed(import.run(*module))) {
-    if (!errors)
+    if (!diagnostics.errors)
       fuzzFail("plan-import", "the import fails without an error");
-    ::fuel::fuzz::fuzzNoteRefusal("plan-import", diagnostics);
+    ::fuel::fuzz::fuzzNoteRefusal("plan-import", diagnostics.text);
     std::string after = ::fuel::fuzz::printOp(*module);
     if (after != formed)
       fuzzFail("plan-import", "a refused plan changed the module", formed,
@@ -168,7 +157,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fpm.addPass(mlir::fuel::createFuelPlacePass());
   fpm.addPass(mlir::fuel::createFuelInsertResidencyCopiesPass());
   if (failed(rest.run(*module))) {
-    if (!errors)
+    if (!diagnostics.errors)
       fuzzFail("plan-import", "planning with the pins fails without an error");
     return 0;
   }
