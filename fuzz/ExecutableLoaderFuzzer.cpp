@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuzzCheck.h"
+
 #include "fuel/Runtime/Checksum.h"
 #include "fuel/Runtime/Executable.h"
 #include "fuel/Runtime/ExecutableFormat.h"
@@ -66,9 +68,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (exe.isOk()) {
     Status again = verifyProgram((*exe)->program(), options);
     if (!again.isOk())
-      std::abort();
+      fuel::fuzz::fuzzFail("executable-loader",
+                           "an accepted executable fails verifyProgram: " +
+                               again.message());
   } else if (exe.status().message().empty()) {
-    std::abort();
+    fuel::fuzz::fuzzFail("executable-loader", "a refusal without a message");
+  } else {
+    fuel::fuzz::fuzzNoteRefusal("executable-loader", exe.status().message());
   }
   exe = Status::error(StatusCode::Internal, "released");
   std::free(copy);

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds fuel and runs every test: the lit suites
 # and every GoogleTest binary, through ctest (with onnxruntime-node installed
-# under the build tree for the ONNX Runtime check). Then builds and tests the
-# LLVM-free parts alone, in <build-dir>-nocompiler, configured with the
-# compiler off and unable to find LLVM or MLIR (with clang, and again with
-# g++ 12 in <build-dir>-nocompiler-gcc), and runs the executable loader's
-# fuzzer for a bounded time in <build-dir>-fuzz.
+# under the build tree for the ONNX Runtime check), and again under ASan +
+# UBSan in <build-dir>-asan (scripts/test-sanitizers.sh). Then builds and
+# tests the LLVM-free parts alone, in <build-dir>-nocompiler, configured with
+# the compiler off and unable to find LLVM or MLIR (with clang, and again with
+# g++ 12 in <build-dir>-nocompiler-gcc), and runs a short fuzzing campaign
+# over every fuzz target in <build-dir>-asan (scripts/fuzz.sh). Every
+# configuration's ctest replays the saved fuzz regressions.
 # Usage: scripts/test.sh [build-dir]
 set -euo pipefail
 
@@ -23,6 +25,10 @@ if ! "$root/bench/ort/install.sh" "$build" >/dev/null; then
     "will skip (fail under CI=true)" >&2
 fi
 (cd "$build" && ctest --output-on-failure -j "$jobs")
+
+# The whole suite again under ASan + UBSan, leaks reported, in
+# <build-dir>-asan (docs/RELIABILITY.md, ## Sanitizers).
+"$root/scripts/test-sanitizers.sh" "$build"
 
 # FUEL_BUILD_COMPILER=OFF: only the LLVM-free targets exist, and CMake is
 # forbidden to find LLVM or MLIR even if something asked for them (nothing
@@ -55,21 +61,9 @@ fi
 ninja -C "$gcc_build" -j "$jobs"
 (cd "$gcc_build" && ctest --output-on-failure -j "$jobs")
 
-# The loader's libFuzzer target, for a bounded time (FUEL_FUZZ_SECONDS,
-# default 20), in an instrumented LLVM-free build of its own, from the seed
-# corpus the writer makes.
-fuzz="${build%/}-fuzz"
-if [ ! -f "$fuzz/build.ninja" ]; then
-  cmake -G Ninja -S "$root" -B "$fuzz" --no-warn-unused-cli \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-    -DFUEL_BUILD_COMPILER=OFF -DFUEL_BUILD_FUZZERS=ON \
-    -DCMAKE_DISABLE_FIND_PACKAGE_MLIR=ON \
-    -DCMAKE_DISABLE_FIND_PACKAGE_LLVM=ON
-fi
-ninja -C "$fuzz" -j "$jobs" fuel-fuzzers
-corpus="$fuzz/fuzz/corpus/executable-loader"
-mkdir -p "$corpus"
-"$fuzz/fuzz/fuel-fuzz-make-corpus" "$corpus"
-"$fuzz/fuzz/fuel-fuzz-executable-loader" -seed=1 -rss_limit_mb=2048 \
-  -max_total_time="${FUEL_FUZZ_SECONDS:-20}" -print_final_stats=1 "$corpus"
+# A short campaign over every fuzz target (FUEL_FUZZ_SECONDS per target,
+# default 30; libFuzzer seed FUEL_FUZZ_SEED, default 1) in the ASan + UBSan
+# tree the sanitizer suite built; a failing input in fuel's code fails it
+# (docs/RELIABILITY.md).
+FUEL_FUZZ_SEED="${FUEL_FUZZ_SEED:-1}" \
+  "$root/scripts/fuzz.sh" "${FUEL_FUZZ_SECONDS:-30}" "$build"

@@ -46,6 +46,48 @@ std::string formatDouble(double v) {
   return buf;
 }
 
+/// Whether a number is held as a double. llvm::json prints a double with
+/// %.17g, so every double at or above 2^63 in magnitude prints with an
+/// exponent, and no integer does.
+static bool heldAsDouble(const Value &value) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << value;
+  os.flush();
+  return text.find_first_of(".eEin") != std::string::npos;
+}
+
+std::optional<int64_t> jsonInt64(const Value &value) {
+  if (value.kind() != Value::Number)
+    return std::nullopt;
+  if (!heldAsDouble(value))
+    return value.getAsInteger();
+  double d = *value.getAsNumber();
+  // [-2^63, 2^63): both bounds exact in a double.
+  if (std::trunc(d) == d && d >= -9223372036854775808.0 &&
+      d < 9223372036854775808.0)
+    return int64_t(d);
+  return std::nullopt;
+}
+
+std::optional<uint64_t> jsonUInt64(const Value &value) {
+  if (value.kind() != Value::Number)
+    return std::nullopt;
+  if (!heldAsDouble(value)) {
+    if (std::optional<uint64_t> u = value.getAsUINT64())
+      return u;
+    std::optional<int64_t> i = value.getAsInteger();
+    if (i && *i >= 0)
+      return uint64_t(*i);
+    return std::nullopt;
+  }
+  double d = *value.getAsNumber();
+  // [0, 2^64).
+  if (std::trunc(d) == d && d >= 0 && d < 18446744073709551616.0)
+    return uint64_t(d);
+  return std::nullopt;
+}
+
 std::string describeJSON(const Value &value) {
   switch (value.kind()) {
   case Value::Null:
@@ -53,6 +95,8 @@ std::string describeJSON(const Value &value) {
   case Value::Boolean:
     return *value.getAsBoolean() ? "true" : "false";
   case Value::Number:
+    if (heldAsDouble(value))
+      return formatDouble(*value.getAsNumber());
     if (std::optional<int64_t> i = value.getAsInteger())
       return std::to_string(*i);
     if (std::optional<uint64_t> u = value.getAsUINT64())
@@ -273,7 +317,7 @@ bool JSONReader::readBool(const Value &value, llvm::StringRef path, bool &out) {
 
 bool JSONReader::readInt(const Value &value, llvm::StringRef path, int64_t min,
                          llvm::StringRef expectation, int64_t &out) {
-  std::optional<int64_t> i = value.getAsInteger();
+  std::optional<int64_t> i = jsonInt64(value);
   if (!i || *i < min)
     return fail(path,
                 "expected " + expectation + ", got " + describeJSON(value));
@@ -283,11 +327,8 @@ bool JSONReader::readInt(const Value &value, llvm::StringRef path, int64_t min,
 
 bool JSONReader::readUInt(const Value &value, llvm::StringRef path,
                           llvm::StringRef expectation, uint64_t &out) {
-  std::optional<uint64_t> u = value.getAsUINT64();
   // An integral double such as 1.6e10 reads as an integer too.
-  if (!u)
-    if (std::optional<int64_t> i = value.getAsInteger(); i && *i >= 0)
-      u = uint64_t(*i);
+  std::optional<uint64_t> u = jsonUInt64(value);
   if (!u)
     return fail(path,
                 "expected " + expectation + ", got " + describeJSON(value));

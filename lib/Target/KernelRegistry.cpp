@@ -548,7 +548,7 @@ bool RegistryParser::parse(const llvm::json::Value &root,
   const llvm::json::Value *version = r.required(*top, "$", "version");
   if (!version)
     return false;
-  std::optional<int64_t> v = version->getAsInteger();
+  std::optional<int64_t> v = jsonInt64(*version);
   if (!v || *v != kRegistryFormatVersion)
     return r.fail("$.version", "unsupported registry version " +
                                    describeJSON(*version) +

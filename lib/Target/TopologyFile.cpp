@@ -376,7 +376,7 @@ bool TopologyParser::parse(const llvm::json::Value &root, Topology &out) {
   if (!version)
     return r.fail("$", "missing key \"version\" (expected " +
                            llvm::Twine(kTopologyFormatVersion) + ")");
-  std::optional<int64_t> v = version->getAsInteger();
+  std::optional<int64_t> v = jsonInt64(*version);
   if (!v)
     return r.fail("$.version",
                   "expected an integer version, got " + describeJSON(*version));

@@ -76,8 +76,15 @@ def consumer_cache_args(args):
     if args.launcher:
         out += ["-DCMAKE_C_COMPILER_LAUNCHER=" + args.launcher,
                 "-DCMAKE_CXX_COMPILER_LAUNCHER=" + args.launcher]
+    link = []
     if args.linker:
-        out.append("-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=" + args.linker)
+        link.append("-fuse-ld=" + args.linker)
+    # An instrumented tree (FUEL_SANITIZERS): its libraries need the
+    # sanitizer runtime, which only the executable links.
+    if args.sanitize:
+        link.append("-fsanitize=" + args.sanitize)
+    if link:
+        out.append("-DCMAKE_EXE_LINKER_FLAGS=" + " ".join(link))
     return out
 
 
@@ -497,6 +504,8 @@ def main():
     ap.add_argument("--cxx-compiler", default="")
     ap.add_argument("--launcher", default="")
     ap.add_argument("--linker", default="")
+    ap.add_argument("--sanitize", default="",
+                    help="the build's sanitizers (-fsanitize=), if any")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--executable", default="")
     args = ap.parse_args()

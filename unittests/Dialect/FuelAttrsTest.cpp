@@ -240,6 +240,51 @@ TEST_F(FuelAttrsTest, TopologyConversionAndHash) {
   EXPECT_EQ(parse(print(attr)), attr);
 }
 
+// Figures at the top of the file format's ranges print as IR that parses
+// back to the same attribute: memory of 2^63 and 2^64 - 1, an alignment of
+// 2^63 (held unsigned), and rates whose default MLIR spelling would be a
+// hexadecimal bit pattern (whole numbers of 7 or more digits) or inexact.
+TEST_F(FuelAttrsTest, TopologyExtremeFiguresRoundTrip) {
+  const double rates[] = {
+      1000001.0, 2147483648.0, 123456789.0, 9007199254740993.0,     1e22,
+      0.1,       1.0 / 3.0,    5e-324,      1.7976931348623157e308, 32.0,
+      0.0};
+  for (double rate : rates) {
+    ::fuel::plan::Topology topology;
+    ::fuel::plan::DeviceInfo host;
+    host.device = ::fuel::plan::Device::cpu();
+    host.cpuType = true;
+    host.peakFlopsPerNs["f32"] = rate;
+    host.bytesPerNs = rate;
+    host.memoryBytes = ~uint64_t(0);
+    host.alignment = uint64_t(1) << 63;
+    ::fuel::plan::DeviceInfo gpu;
+    gpu.device = ::fuel::plan::Device::cuda(0);
+    gpu.peakFlopsPerNs["f16"] = rate;
+    gpu.memoryBytes = uint64_t(1) << 63;
+    topology.devices = {host, gpu};
+    TopologyAttr attr = TopologyAttr::fromPlan(&ctx, topology);
+    std::string text = print(attr);
+    SCOPED_TRACE(text);
+    EXPECT_EQ(text.find("0x", text.find("devices")), std::string::npos);
+    EXPECT_NE(text.find("memory = 18446744073709551615"), std::string::npos);
+    EXPECT_NE(text.find("alignment = 9223372036854775808"), std::string::npos);
+    Attribute parsed = parse(text);
+    ASSERT_TRUE(parsed);
+    EXPECT_EQ(parsed, attr);
+    ::fuel::plan::Topology back = cast<TopologyAttr>(parsed).toPlan();
+    ASSERT_EQ(back.devices.size(), 2u);
+    EXPECT_EQ(back.devices[0].peakFlopsPerNs.at("f32"), rate);
+    EXPECT_EQ(back.devices[0].bytesPerNs, rate);
+    EXPECT_EQ(back.devices[0].memoryBytes, ~uint64_t(0));
+    EXPECT_EQ(back.devices[0].alignment, uint64_t(1) << 63);
+    EXPECT_EQ(back.devices[1].memoryBytes, uint64_t(1) << 63);
+  }
+  // A negative figure is refused, not wrapped.
+  EXPECT_FALSE(parse("#fuel.topology<devices = [<cpu, memory = -1>]>"));
+  EXPECT_FALSE(parse("#fuel.topology<devices = [<cpu, alignment = -64>]>"));
+}
+
 // The cpu target survives the conversions and is what getCpuTarget reads
 // off a module; a module without a topology or without a target has none.
 TEST_F(FuelAttrsTest, CpuTarget) {

@@ -159,6 +159,42 @@ TEST(TopologyFileErrors, UnsupportedVersion) {
             "t.json: error: $.version: expected an integer version, got \"1\"");
 }
 
+// Integral doubles at the edge of int64_t and uint64_t: 2^63 and 2^64 as
+// doubles were converted with undefined behaviour (llvm::json's
+// getAsInteger / getAsUINT64), found by the topology fuzz target
+// (test/fuzz-regressions/topology/). They are refused, and the largest
+// values that fit are read exactly.
+TEST(TopologyFileErrors, IntegralDoublesAtTheLimits) {
+  EXPECT_EQ(parseError(R"({"version": 9223372036854775808.0, "devices": []})"),
+            "t.json: error: $.version: expected an integer version, got "
+            "9.223372036854776e+18");
+  // -2^63 - 1 rounds to the double -2^63, which fits.
+  EXPECT_EQ(parseError(R"({"version": -9223372036854775809.0})"),
+            "t.json: error: $.version: unsupported topology version "
+            "-9223372036854775808 (this fuel reads 1)");
+  EXPECT_NE(
+      parseError(withDevice(
+          R"({"device": "cuda:0", "memory_bytes": 18446744073709551616.0})")),
+      "");
+  EXPECT_NE(
+      parseError(withDevice(
+          R"({"device": "cuda:0", "dispatch_overhead_ns": 9223372036854775808.0})")),
+      "");
+  llvm::Expected<Topology> t =
+      parseTopology(withDevice(R"({"device": "cuda:0", "memory_bytes": 1.6e10,
+                     "alignment": 9223372036854775808.0})"),
+                    "t.json");
+  ASSERT_TRUE(bool(t)) << llvm::toString(t.takeError());
+  EXPECT_EQ(t->devices[1].memoryBytes, uint64_t(16000000000));
+  EXPECT_EQ(t->devices[1].alignment, uint64_t(1) << 63);
+  t = parseTopology(
+      withDevice(
+          R"({"device": "cuda:0", "memory_bytes": 18446744073709551615})"),
+      "t.json");
+  ASSERT_TRUE(bool(t)) << llvm::toString(t.takeError());
+  EXPECT_EQ(t->devices[1].memoryBytes, ~uint64_t(0));
+}
+
 TEST(TopologyFileErrors, UnknownKeys) {
   EXPECT_EQ(
       parseError(

@@ -38,6 +38,13 @@ std::string describeJSON(const llvm::json::Value &value);
 /// Shortest decimal text that reads back as exactly `v` (integral values
 /// below 10^15 as "N.0").
 std::string formatDouble(double v);
+/// A number as an int64_t (uint64_t): an integer in range, or an integral
+/// double in range; nullopt otherwise. Fuel reads JSON integers through
+/// these, not llvm::json::Value::getAsInteger/getAsUINT64, which convert
+/// the double 2^63 (2^64), e.g. `9223372036854775808.0`, with undefined
+/// behaviour.
+std::optional<int64_t> jsonInt64(const llvm::json::Value &value);
+std::optional<uint64_t> jsonUInt64(const llvm::json::Value &value);
 
 /// A strict reader that remembers the first error.
 class JSONReader {

@@ -532,8 +532,18 @@ module attributes {fuel.topology = #fuel.topology<devices = [<cpu, peak = {f32 =
 
 // -----
 
-// expected-error @+1 {{device 'cpu' needs a non-negative dispatch_ns and memory}}
+// expected-error @+1 {{expected a non-negative integer}}
 module attributes {fuel.topology = #fuel.topology<devices = [<cpu, memory = -1>]>} {}
+
+// -----
+
+// expected-error @+1 {{integer value too large}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu, memory = 18446744073709551616>]>} {}
+
+// -----
+
+// expected-error @+1 {{device 'cpu' needs an alignment that is a power of two}}
+module attributes {fuel.topology = #fuel.topology<devices = [<cpu, alignment = 9223372036854775809>]>} {}
 
 // -----
 
@@ -551,7 +561,7 @@ module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0>],
 
 // -----
 
-// expected-error @+1 {{device 'cuda:0' needs a non-negative dispatch_ns and memory}}
+// expected-error @+1 {{device 'cuda:0' needs a non-negative dispatch_ns}}
 module attributes {fuel.topology = #fuel.topology<devices = [<cpu>, <cuda:0, dispatch_ns = -5>]>} {}
 
 // -----

@@ -24,6 +24,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h" // used by the generated attribute parser
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <set>
@@ -108,9 +109,15 @@ static ParseResult parseEqInt(AsmParser &parser, int64_t &value) {
   return failure(parser.parseEqual() || parser.parseInteger(value));
 }
 
-/// Parses `= <integer>` into an unsigned 64-bit value (hex allowed).
+/// Parses `= <integer>` into an unsigned 64-bit value (hex allowed). A
+/// minus sign is refused here: AsmParser would read `-1` as 2^64 - 1.
 static ParseResult parseEqUInt(AsmParser &parser, uint64_t &value) {
-  return failure(parser.parseEqual() || parser.parseInteger(value));
+  if (parser.parseEqual())
+    return failure();
+  SMLoc loc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalMinus()))
+    return parser.emitError(loc, "expected a non-negative integer");
+  return parser.parseInteger(value);
 }
 
 //===----------------------------------------------------------------------===//
@@ -311,6 +318,36 @@ static FloatAttr getF64(MLIRContext *ctx, double value) {
   return FloatAttr::get(Float64Type::get(ctx), value);
 }
 
+/// Prints a float without its type as a decimal literal that reads back as
+/// the same float. MLIR's printer falls back to a hexadecimal bit pattern for
+/// whole numbers of 7 or more significant digits (1000001.0, 2147483648.0),
+/// which a dictionary entry reads back as an integer; those print here in
+/// APFloat's shortest exact form with a `.0` the lexer needs.
+static void printFloatLiteral(AsmPrinter &printer, Attribute attr) {
+  auto f = dyn_cast<FloatAttr>(attr);
+  if (!f || !f.getValue().isFinite()) {
+    printer.printAttributeWithoutType(attr);
+    return;
+  }
+  const llvm::APFloat &v = f.getValue();
+  SmallString<32> text;
+  v.toString(text, /*FormatPrecision=*/6, /*FormatMaxPadding=*/0,
+             /*TruncateZero=*/false);
+  if (llvm::APFloat(v.getSemantics(), text).bitwiseIsEqual(v)) {
+    printer << text;
+    return;
+  }
+  text.clear();
+  v.toString(text);
+  if (!StringRef(text).contains('.')) {
+    size_t exponent = StringRef(text).find_first_of("eE");
+    text.insert(exponent == StringRef::npos ? text.end()
+                                            : text.begin() + exponent,
+                {'.', '0'});
+  }
+  printer << text;
+}
+
 PrecisionAttr PrecisionAttr::getReference(MLIRContext *ctx) {
   return get(ctx, true, uint64_t(0), getF64(ctx, 0.0), getF64(ctx, 0.0), "");
 }
@@ -490,12 +527,12 @@ void PrecisionAttr::print(AsmPrinter &printer) const {
     if (FloatAttr rel = getMaxRelative()) {
       sep();
       printer << "rel = ";
-      printer.printAttributeWithoutType(rel);
+      printFloatLiteral(printer, rel);
     }
     if (FloatAttr abs = getMaxAbsolute()) {
       sep();
       printer << "abs = ";
-      printer.printAttributeWithoutType(abs);
+      printFloatLiteral(printer, abs);
     }
   }
   if (!getNote().empty()) {
@@ -992,10 +1029,13 @@ LogicalResult DeviceInfoAttr::verify(
   if (bytesPerNs && !isFigure(bytesPerNs))
     return emitError() << "bytes_per_ns of device '" << device.str()
                        << "' must be a finite, non-negative f64";
-  if (dispatchNs < 0 || memory < 0)
+  if (dispatchNs < 0)
     return emitError() << "device '" << device.str()
-                       << "' needs a non-negative dispatch_ns and memory";
-  if (alignment <= 0 || (alignment & (alignment - 1)) != 0)
+                       << "' needs a non-negative dispatch_ns";
+  // memory and alignment hold unsigned 64-bit values (a topology file allows
+  // up to 2^64 - 1) in the int64_t parameters: every figure is valid memory
+  // and the alignment is a power of two up to 2^63.
+  if (!llvm::isPowerOf2_64(uint64_t(alignment)))
     return emitError() << "device '" << device.str()
                        << "' needs an alignment that is a power of two";
   if (cpuTarget.empty() && !cpuFeatures.empty())
@@ -1215,7 +1255,8 @@ Attribute DeviceInfoAttr::parse(AsmParser &parser, Type) {
   bool cpuType = false;
   DictionaryAttr peak = DictionaryAttr::get(ctx);
   FloatAttr bytesPerNs;
-  int64_t dispatchNs = 0, memory = 0, alignment = 64;
+  int64_t dispatchNs = 0;
+  uint64_t memory = 0, alignment = 64;
   FieldListParser fields(parser, "device_info",
                          {"name", "cpu_type", "peak", "bytes_per_ns",
                           "dispatch_ns", "memory", "alignment", "cpu_target",
@@ -1232,10 +1273,11 @@ Attribute DeviceInfoAttr::parse(AsmParser &parser, Type) {
         }
         if (key == "dispatch_ns")
           return parseEqInt(parser, dispatchNs);
+        // Unsigned figures, held in the int64_t parameters bit for bit.
         if (key == "memory")
-          return parseEqInt(parser, memory);
+          return parseEqUInt(parser, memory);
         if (key == "alignment")
-          return parseEqInt(parser, alignment);
+          return parseEqUInt(parser, alignment);
         if (parser.parseEqual())
           return failure();
         if (key == "name")
@@ -1261,10 +1303,10 @@ Attribute DeviceInfoAttr::parse(AsmParser &parser, Type) {
       }) ||
       parser.parseGreater())
     return {};
-  return DeviceInfoAttr::getChecked([&] { return parser.emitError(loc); }, ctx,
-                                    *device, name, cpuType, peak, bytesPerNs,
-                                    dispatchNs, memory, alignment, cpuTarget,
-                                    cpuFeatures, limits, computeCapability);
+  return DeviceInfoAttr::getChecked(
+      [&] { return parser.emitError(loc); }, ctx, *device, name, cpuType, peak,
+      bytesPerNs, dispatchNs, int64_t(memory), int64_t(alignment), cpuTarget,
+      cpuFeatures, limits, computeCapability);
 }
 
 void DeviceInfoAttr::print(AsmPrinter &printer) const {
@@ -1281,15 +1323,16 @@ void DeviceInfoAttr::print(AsmPrinter &printer) const {
   llvm::interleaveComma(getPeak(), printer, [&](NamedAttribute entry) {
     printer.printKeywordOrString(entry.getName().getValue());
     printer << " = ";
-    printer.printAttributeWithoutType(entry.getValue());
+    printFloatLiteral(printer, entry.getValue());
   });
   printer << '}';
   if (FloatAttr bw = getBytesPerNs()) {
     printer << ", bytes_per_ns = ";
-    printer.printAttributeWithoutType(bw);
+    printFloatLiteral(printer, bw);
   }
   printer << ", dispatch_ns = " << getDispatchNs()
-          << ", memory = " << getMemory() << ", alignment = " << getAlignment();
+          << ", memory = " << uint64_t(getMemory())
+          << ", alignment = " << uint64_t(getAlignment());
   if (!getCpuTarget().empty()) {
     printer << ", cpu_target = ";
     printer.printString(getCpuTarget());

@@ -120,10 +120,10 @@ bool PlanReader::readNode(const llvm::json::Value &v, const std::string &path,
   if (!o)
     return false;
   const llvm::json::Value *id = o->get("id");
-  if (!id || !id->getAsInteger())
+  if (!id || !::fuel::target::jsonInt64(*id))
     return r.fail(jsonField(path, "id"),
                   "expected an integer node id, got " + describe(id));
-  out.id = *id->getAsInteger();
+  out.id = *::fuel::target::jsonInt64(*id);
   const llvm::json::Value *kind = o->get("kind");
   std::optional<OpKind> parsedKind;
   if (kind && kind->getAsString())
@@ -201,7 +201,7 @@ bool PlanReader::read(const llvm::json::Value &root, PlanFile &out) {
           .str();
   if (!version)
     return r.fail("version", "missing; " + readable);
-  std::optional<int64_t> number = version->getAsInteger();
+  std::optional<int64_t> number = ::fuel::target::jsonInt64(*version);
   if (!number || *number < kPlanFormatOldestVersion ||
       *number > kPlanFormatVersion)
     return r.fail("version",

@@ -13,6 +13,54 @@
 using namespace mlir;
 using namespace mlir::fuel;
 
+namespace {
+
+/// Runs a function pipeline on each function of the module in turn, in
+/// function order. With `explain`, the remarks of the function passes would
+/// otherwise interleave across functions in thread order: MLIR orders the
+/// diagnostics of one parallel loop, but a worker that waits on the nested
+/// verifier's parallel loop may run another function's pipeline meanwhile,
+/// and then the remarks of both come out in the order they happen to run.
+/// Sequential function order gives the same remarks in the same order at
+/// any thread count.
+struct InFunctionOrder
+    : public PassWrapper<InFunctionOrder, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(InFunctionOrder)
+
+  InFunctionOrder() : pipeline(func::FuncOp::getOperationName()) {}
+  InFunctionOrder(const InFunctionOrder &other)
+      : PassWrapper(other), pipeline(other.pipeline) {}
+
+  StringRef getArgument() const override { return "fuel-in-function-order"; }
+  StringRef getDescription() const override {
+    return "Run a function pipeline on each function in function order";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    pipeline.getDependentDialects(registry);
+  }
+  void runOnOperation() override {
+    for (func::FuncOp f : getOperation().getOps<func::FuncOp>())
+      if (failed(runPipeline(pipeline, f)))
+        return signalPassFailure();
+  }
+
+  OpPassManager pipeline;
+};
+
+} // namespace
+
+/// The pass manager of the per-function stages: nested (parallel over
+/// functions) normally, in function order with `explain`.
+static OpPassManager &nestFunctions(OpPassManager &pm,
+                                    const PlanPipelineOptions &options) {
+  if (!options.explain)
+    return pm.nest<func::FuncOp>();
+  auto ordered = std::make_unique<InFunctionOrder>();
+  OpPassManager &fpm = ordered->pipeline;
+  pm.addPass(std::move(ordered));
+  return fpm;
+}
+
 /// Stages 2-4: the topology stamp, node formation and phase A. Returns the
 /// nested function pass manager so the full pipeline can append phase B.
 static OpPassManager &buildCandidates(OpPassManager &pm,
@@ -34,7 +82,7 @@ static OpPassManager &buildCandidates(OpPassManager &pm,
     import.file = options.importPlan;
     pm.addPass(createFuelImportPlanPass(import));
   }
-  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  OpPassManager &fpm = nestFunctions(pm, options);
   FuelEnumerateCandidatesPassOptions enumerate;
   enumerate.kernelSources = options.kernelSources;
   fpm.addPass(createFuelEnumerateCandidatesPass(enumerate));

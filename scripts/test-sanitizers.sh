@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Builds fuel with AddressSanitizer + UndefinedBehaviorSanitizer
+# (FUEL_SANITIZERS=address;undefined, -fno-sanitize-recover=all) in
+# <build-dir>-asan, with the libFuzzer targets (FUEL_BUILD_FUZZERS=ON: the
+# fuzzers and this suite share the one instrumented tree), and runs the whole
+# ctest suite -- the lit tests and every GoogleTest binary -- with leak
+# detection on, symbolized stacks and every report fatal.
+#
+# Every process writes its reports to <build-dir>-asan/sanitizer-logs as
+# well as failing: a report in a process whose failure a test expects (a tool
+# run under `not`, a subprocess checked for a non-zero status) fails the suite
+# all the same. The LeakSanitizer suppressions (test/sanitizers/lsan.supp)
+# name third-party libraries only.
+#
+# Usage: scripts/test-sanitizers.sh [build-dir] [extra cmake args...]
+# (default build-dir: build/, so the tree is build-asan/). FUEL_JOBS: jobs.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${1:-$root/build}"
+shift || true
+asan="${build%/}-asan"
+jobs="${FUEL_JOBS:-2}"
+
+start=$(date +%s)
+if [ ! -f "$asan/build.ninja" ]; then
+  # -O1 with line tables: the stacks name files and lines, the build stays
+  # small, and the suite runs at a useful speed.
+  cmake -G Ninja -S "$root" -B "$asan" \
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
+    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+    -DLLVM_USE_LINKER=lld \
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
+    "-DFUEL_SANITIZERS=address;undefined" -DFUEL_BUILD_FUZZERS=ON \
+    "$@"
+fi
+ninja -C "$asan" -j "$jobs"
+# onnxruntime-node for fuel-bench-ort-check, as scripts/test.sh does.
+if ! "$root/bench/ort/install.sh" "$asan" >/dev/null; then
+  echo "test-sanitizers.sh: onnxruntime-node is not installed;" \
+    "fuel-bench-ort-check will skip (fail under CI=true)" >&2
+fi
+built=$(date +%s)
+
+logs="$asan/sanitizer-logs"
+rm -rf "$logs"
+mkdir -p "$logs"
+supp="$root/test/sanitizers"
+symbolizer=/usr/lib/llvm-22/bin/llvm-symbolizer
+
+# abort_on_error: a report kills the process with SIGABRT, which neither
+# lit's `not` nor a check for a non-zero status takes for an expected
+# failure. detect_leaks: LeakSanitizer at every exit. The settings and why
+# are in docs/RELIABILITY.md (## Sanitizers).
+common="abort_on_error=1:halt_on_error=1:symbolize=1:print_summary=1"
+common="$common:external_symbolizer_path=$symbolizer"
+export ASAN_OPTIONS="$common:detect_leaks=1:check_initialization_order=1"
+export ASAN_OPTIONS="$ASAN_OPTIONS:log_path=$logs/asan"
+export UBSAN_OPTIONS="$common:print_stacktrace=1:log_path=$logs/ubsan"
+export UBSAN_OPTIONS="$UBSAN_OPTIONS:suppressions=$supp/ubsan.supp"
+export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
+export ASAN_SYMBOLIZER_PATH="$symbolizer"
+
+status=0
+(cd "$asan" && ctest --output-on-failure -j "$jobs") || status=$?
+ran=$(date +%s)
+
+reports=$(find "$logs" -type f | sort)
+if [ -n "$reports" ]; then
+  echo "test-sanitizers: sanitizer reports:" >&2
+  for report in $reports; do
+    echo "==== $report" >&2
+    cat "$report" >&2
+  done
+  status=1
+fi
+echo "test-sanitizers: build $(((built - start) / 60)) min," \
+  "ctest $(((ran - built) / 60)) min, $(echo "$reports" | grep -c . || true)" \
+  "sanitizer reports"
+exit "$status"
