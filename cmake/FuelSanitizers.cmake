@@ -22,8 +22,9 @@ endif()
 # into them, in a sanitized tree; nothing otherwise.
 function(fuel_sanitizer_preload)
   if("address" IN_LIST FUEL_SANITIZERS)
-    set_property(TEST ${ARGN} APPEND PROPERTY
-      ENVIRONMENT "LD_PRELOAD=${FUEL_ASAN_RUNTIME}")
+    # First in the list: ASan insists on coming before every other library.
+    set_property(TEST ${ARGN} APPEND PROPERTY ENVIRONMENT_MODIFICATION
+      "LD_PRELOAD=path_list_prepend:${FUEL_ASAN_RUNTIME}")
   endif()
 endfunction()
 
