@@ -63,6 +63,11 @@ export ASAN_OPTIONS="$common:detect_leaks=1:check_initialization_order=1"
 # Tests ask for impossible sizes on purpose (a refused 2^62-byte workspace):
 # malloc returns null, as without ASan, and fuel's own check reports it.
 export ASAN_OPTIONS="$ASAN_OPTIONS:allocator_may_return_null=1"
+# LLVM's BumpPtrAllocator poisons its slabs by hand when its header is
+# compiled with ASan (fuel's files) and does not unpoison them when it is not
+# (Debian's libMLIR.so): both share the allocators, so MLIR's own
+# allocations would read as use-after-poison. fuel poisons nothing by hand.
+export ASAN_OPTIONS="$ASAN_OPTIONS:allow_user_poisoning=0"
 export ASAN_OPTIONS="$ASAN_OPTIONS:log_path=$logs/asan"
 export UBSAN_OPTIONS="$common:print_stacktrace=1:log_path=$logs/ubsan"
 export UBSAN_OPTIONS="$UBSAN_OPTIONS:suppressions=$supp/ubsan.supp"
