@@ -74,7 +74,10 @@ typedef enum fuelCompileStage {
   fuelCompileStageBufferized = 4, /* after fuel-bufferize-kernels */
   fuelCompileStageHost = 5,       /* after fuel-plan-buffers */
   fuelCompileStageLlvm = 6,       /* after convert-fuel-to-llvm */
-  fuelCompileStageSpirv = 7       /* after convert-fuel-to-spirv */
+  fuelCompileStageSpirv = 7,      /* after convert-fuel-to-spirv */
+  /* Not a stage: widens the enumeration to every int, so that C++ may hold
+   * a value a C caller passed outside the stages above (it is refused). */
+  fuelCompileStageMaxEnum = 0x7FFFFFFF
 } fuelCompileStage;
 
 /* Severity of a diagnostic passed to a fuelDiagnosticHandler. */
