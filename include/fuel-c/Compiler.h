@@ -75,7 +75,10 @@ typedef enum fuelCompileStage {
   fuelCompileStageHost = 5,       /* after fuel-plan-buffers */
   fuelCompileStageLlvm = 6,       /* after convert-fuel-to-llvm */
   fuelCompileStageSpirv = 7,      /* after convert-fuel-to-spirv */
-  fuelCompileStagePtx = 8         /* after convert-fuel-to-nvvm */
+  fuelCompileStagePtx = 8,        /* after convert-fuel-to-nvvm */
+  /* Not a stage: widens the enumeration to every int, so that C++ may hold
+   * a value a C caller passed outside the stages above (it is refused). */
+  fuelCompileStageMaxEnum = 0x7FFFFFFF
 } fuelCompileStage;
 
 /* Severity of a diagnostic passed to a fuelDiagnosticHandler. */

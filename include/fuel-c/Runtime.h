@@ -59,7 +59,10 @@ typedef enum fuelStatusCode {
   fuelStatusUnavailable = 5,
   fuelStatusResourceExhausted = 6,
   fuelStatusInternal = 7,
-  fuelStatusUnimplemented = 8
+  fuelStatusUnimplemented = 8,
+  /* Not a code: widens the enumeration to every int, so that C++ may hold a
+   * value a C caller passed outside the codes above (it is refused). */
+  fuelStatusCodeMaxEnum = 0x7FFFFFFF
 } fuelStatusCode;
 
 /* Element types, numbered as the executable format numbers them. */
@@ -73,7 +76,10 @@ typedef enum fuelDType {
   fuelDTypeI32 = 6,
   fuelDTypeI64 = 7,
   fuelDTypeU8 = 8,
-  fuelDTypeBool = 9
+  fuelDTypeBool = 9,
+  /* Not a type: widens the enumeration to every int (see
+   * fuelStatusCodeMaxEnum). */
+  fuelDTypeMaxEnum = 0x7FFFFFFF
 } fuelDType;
 
 /* Nonzero when `status` is success (NULL). */

@@ -842,7 +842,10 @@ Status VulkanQueue::recordCommand(Slot &s, const Pending &p, size_t index) {
                                  0, kr.numSets, sets, 0, nullptr);
     if (kr.pushBytes) {
       uint32_t push[kMaxPushConstants] = {};
-      std::memcpy(push, c.pushConstants, 4 * c.numPushConstants);
+      // No constants: pushConstants may be null, which memcpy must not see
+      // even for zero bytes.
+      if (c.numPushConstants)
+        std::memcpy(push, c.pushConstants, 4 * c.numPushConstants);
       vk.vkCmdPushConstants(cb, kr.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
                             kr.pushBytes, push);
     }

@@ -47,10 +47,15 @@ STAGE_PLANNED = 1
 DIAGNOSTIC_REMARK = 3
 DTYPE_F32 = 0
 
-# fuel-compile's environment: this one less LD_PRELOAD. Under the sanitizer
-# suite this process preloads the shared ASan runtime for the instrumented
-# library, and fuel-compile, linked with the static one, refuses a second.
-TOOL_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+# fuel-compile's environment: this one less the shared ASan runtime in
+# LD_PRELOAD. Under the sanitizer suite this process preloads it for the
+# instrumented library, and fuel-compile, linked with the static one, refuses
+# a second.
+TOOL_ENV = dict(os.environ)
+if "LD_PRELOAD" in TOOL_ENV:
+    TOOL_ENV["LD_PRELOAD"] = ":".join(
+        p for p in TOOL_ENV["LD_PRELOAD"].split(":")
+        if p and "libclang_rt.asan" not in p)
 
 
 class CompileOptions(ctypes.Structure):

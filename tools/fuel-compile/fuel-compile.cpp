@@ -133,11 +133,13 @@ static llvm::cl::opt<bool> statsOption(
 namespace {
 /// Wall seconds of the compile's phases for --compile-stats: the top-level
 /// passes of the pass manager, by phase (planning until fuel-outline-kernels,
-/// lowering until fuel-serialize-executable, then serialization).
+/// lowering until fuel-serialize-executable, then serialization). The pass
+/// manager owns the clock and is destroyed inside compile() and lower(), so
+/// the seconds go to storage of the caller's, which outlives both.
 class PhaseClock : public PassInstrumentation {
 public:
   enum Phase { Planning, Lowering, Serializing, NumPhases };
-  double seconds[NumPhases] = {};
+  explicit PhaseClock(double (&seconds)[NumPhases]) : seconds(seconds) {}
 
   void runBeforePass(Pass *pass, Operation *) override {
     std::lock_guard<std::mutex> lock(mutex);
@@ -167,6 +169,7 @@ public:
   }
 
 private:
+  double (&seconds)[NumPhases];
   std::mutex mutex;
   Pass *active = nullptr;
   Phase phase = Planning;
@@ -179,7 +182,8 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 }
 
 /// The --compile-stats line (docs/FUEL-COMPILE.md, "Where the time goes").
-void printStats(llvm::raw_ostream &os, double parse, const PhaseClock &clock,
+void printStats(llvm::raw_ostream &os, double parse,
+                const double (&phases)[PhaseClock::NumPhases],
                 const SerializeStats *stats, double total) {
   auto fmt = [](double s) { return llvm::formatv("{0:f2} s", s).str(); };
   os << "fuel-compile:";
@@ -200,8 +204,8 @@ void printStats(llvm::raw_ostream &os, double parse, const PhaseClock &clock,
        << " kernels/s;";
   }
   os << " parse " << fmt(parse) << ", planning "
-     << fmt(clock.seconds[PhaseClock::Planning]) << ", lowering "
-     << fmt(clock.seconds[PhaseClock::Lowering]);
+     << fmt(phases[PhaseClock::Planning]) << ", lowering "
+     << fmt(phases[PhaseClock::Lowering]);
   if (stats) {
     const CpuObjectTimes &o = stats->object;
     os << ", LLVM IR " << fmt(o.translate) << ", LLVM O3 " << fmt(o.optimize)
@@ -294,15 +298,14 @@ int main(int argc, char **argv) {
   SerializeStats serializeStats;
   if (serialize)
     options.stats = &serializeStats;
-  PhaseClock *clock = nullptr;
+  // Read now: the in-process link resets every cl::opt to its default.
+  bool stats = statsOption;
+  double phaseSeconds[PhaseClock::NumPhases] = {};
   options.configurePassManager = [&](PassManager &pm) -> LogicalResult {
     if (failed(applyPassManagerCLOptions(pm)))
       return failure();
-    if (statsOption) {
-      auto owned = std::make_unique<PhaseClock>();
-      clock = owned.get();
-      pm.addInstrumentation(std::move(owned));
-    }
+    if (stats)
+      pm.addInstrumentation(std::make_unique<PhaseClock>(phaseSeconds));
     return success();
   };
 
@@ -342,8 +345,8 @@ int main(int argc, char **argv) {
     }
     irOutput->keep();
   }
-  if (clock)
-    printStats(llvm::errs(), parseSeconds, *clock,
+  if (stats)
+    printStats(llvm::errs(), parseSeconds, phaseSeconds,
                serialize ? &serializeStats : nullptr, secondsSince(startTime));
   return 0;
 }

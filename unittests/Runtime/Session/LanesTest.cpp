@@ -206,7 +206,8 @@ std::vector<uint8_t> outputsOf(unsigned threads, unsigned lanes,
   std::vector<void *> inputs;
   for (size_t i = 0; i < p.inputs.size(); ++i) {
     uint64_t bytes = tensorByteSize(p.inputs[i]);
-    float *x = static_cast<float *>(std::aligned_alloc(64, bytes + 64));
+    float *x = static_cast<float *>(
+        std::aligned_alloc(64, (bytes / 64 + 2) * 64)); // a multiple of 64
     for (uint64_t k = 0; k < bytes / 4; ++k)
       x[k] = float(k % 97) * 0.37f - float(i) * 1.25f + 1e-3f * float(k);
     inputs.push_back(x);

@@ -26,8 +26,10 @@ namespace {
 /// 64-byte-aligned floats, with room to misalign by `shift` bytes.
 struct AlignedFloats {
   explicit AlignedFloats(size_t n, size_t shift = 0) : n(n), shift(shift) {
-    raw = static_cast<uint8_t *>(std::aligned_alloc(64, n * 4 + 64));
-    std::memset(raw, 0, n * 4 + 64);
+    // aligned_alloc takes a multiple of the alignment.
+    size_t size = (n * 4 + 127) / 64 * 64;
+    raw = static_cast<uint8_t *>(std::aligned_alloc(64, size));
+    std::memset(raw, 0, size);
   }
   ~AlignedFloats() { std::free(raw); }
   float *data() { return reinterpret_cast<float *>(raw + shift); }
