@@ -28,18 +28,8 @@ asan="${build%/}-asan"
 jobs="${FUEL_JOBS:-2}"
 symbolizer=/usr/lib/llvm-22/bin/llvm-symbolizer
 
-if [ ! -f "$asan/build.ninja" ]; then
-  # The configuration of scripts/test-sanitizers.sh, so both share the tree.
-  cmake -G Ninja -S "$root" -B "$asan" \
-    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
-    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
-    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-    -DLLVM_USE_LINKER=lld \
-    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
-    "-DFUEL_SANITIZERS=address;undefined" -DFUEL_BUILD_FUZZERS=ON
-fi
+# The tree scripts/test-sanitizers.sh uses.
+"$root/scripts/configure-asan.sh" "$asan"
 ninja -C "$asan" -j "$jobs" fuel-fuzzers
 
 manifest="$asan/fuzz/targets.txt"

@@ -23,22 +23,7 @@ asan="${build%/}-asan"
 jobs="${FUEL_JOBS:-2}"
 
 start=$(date +%s)
-if [ ! -f "$asan/build.ninja" ]; then
-  # -O0 with line tables: the stacks name files and lines, and the tree
-  # compiles in less than half the time -O1 takes (the build, not the run,
-  # dominates the suite's minutes: the heavy lifting at run time is in the
-  # uninstrumented libMLIR and in the kernels fuel compiles).
-  cmake -G Ninja -S "$root" -B "$asan" \
-    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O0 -gline-tables-only -DNDEBUG" \
-    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O0 -gline-tables-only -DNDEBUG" \
-    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-    -DLLVM_USE_LINKER=lld \
-    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
-    "-DFUEL_SANITIZERS=address;undefined" -DFUEL_BUILD_FUZZERS=ON \
-    "$@"
-fi
+"$root/scripts/configure-asan.sh" "$asan" "$@"
 ninja -C "$asan" -j "$jobs"
 # onnxruntime-node for fuel-bench-ort-check, as scripts/test.sh does.
 if ! "$root/bench/ort/install.sh" "$asan" >/dev/null; then
