@@ -197,7 +197,7 @@ def copy_sources(build, out):
                             "--others", "--exclude-standard"])
     if rc != 0:
         sys.exit("gpu-check-prepare: git ls-files: " + err)
-    skip = ("test/", "bench/", "docs/", "examples/", "fuzz/", ".git")
+    skip = ("test/", "bench/", "docs/", "examples/", ".git")
     for rel in listing.splitlines():
         if rel.startswith(skip) and not rel.startswith("test/Install/"):
             continue
