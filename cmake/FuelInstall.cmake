@@ -70,6 +70,7 @@ if(FUEL_BUILD_COMPILER)
     FuelSupport Support
     FuelProbe Probe
     FuelPlanner Planner
+    FuelJudge Judge
     FuelTarget Target
     FuelRtExecutable RtExecutable
     MLIRFuelDialect Dialect

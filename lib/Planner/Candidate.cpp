@@ -11,6 +11,8 @@
 #include "fuel/Planner/PrecisionRules.h"
 #include "fuel/Planner/SizeClass.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <cassert>
 
@@ -52,6 +54,7 @@ bool operator==(const Candidate &a, const Candidate &b) {
   return a.kernelId == b.kernelId && a.caps == b.caps && a.device == b.device &&
          a.precision == b.precision && a.cost == b.cost &&
          a.timeNs == b.timeNs && a.timeSource == b.timeSource &&
+         a.staticTimeNs == b.staticTimeNs && a.noiseNs == b.noiseNs &&
          a.hostBytes == b.hostBytes && a.deviceBytes == b.deviceBytes &&
          a.inboundTransferNs == b.inboundTransferNs && a.params == b.params &&
          a.couplings == b.couplings && a.kernelSource == b.kernelSource &&
@@ -135,22 +138,84 @@ bool winnerLess(const Candidate &a, const Candidate &b, Device decisionDevice) {
          0;
 }
 
+bool withinMeasuredTie(const Candidate &c, const Candidate &fastest) {
+  // 128-bit: no product or sum below can overflow.
+  __int128 t = c.timeNs, tf = fastest.timeNs;
+  __int128 excess = t - tf;
+  if (excess <= 0)
+    return true;
+  // Within 2% of the fastest: 100 * excess <= 2 * tf.
+  if (100 * excess <= 2 * tf)
+    return true;
+  __int128 noise = __int128(c.noiseNs) + __int128(fastest.noiseNs);
+  return excess <= noise;
+}
+
 std::vector<unsigned> rankOrder(const std::vector<Candidate> &candidates,
                                 Device decisionDevice) {
+  const unsigned n = candidates.size();
   std::vector<RankKey> keys;
-  keys.reserve(candidates.size());
-  for (unsigned i = 0, e = candidates.size(); i < e; ++i)
+  keys.reserve(n);
+  for (unsigned i = 0; i < n; ++i)
     keys.emplace_back(candidates[i], decisionDevice, i);
   // The input index as the last key makes std::sort stable and the result
   // independent of the sort algorithm.
-  std::sort(keys.begin(), keys.end(), [](const RankKey &a, const RankKey &b) {
+  auto less = [](const RankKey &a, const RankKey &b) {
     int c = a.compare(b);
     return c != 0 ? c < 0 : a.index < b.index;
-  });
+  };
+  std::sort(keys.begin(), keys.end(), less);
+
+  // Measured ties (SEMANTICS §6). The first measured candidate of a device
+  // in the plain order is its fastest; every measured candidate of that
+  // device within the tie bound of it joins its block. Membership is
+  // decided against that one reference, so it is a partition, whatever the
+  // pairwise relations between the other members are.
+  std::vector<int> leaderOf(n, -1); // input index of the block's fastest
+  std::vector<std::pair<Device, unsigned>> fastest; // few devices: a list
+  for (const RankKey &k : keys) {
+    const Candidate &c = candidates[k.index];
+    if (!c.measured())
+      continue;
+    auto it = llvm::find_if(fastest,
+                            [&](const auto &f) { return f.first == c.device; });
+    if (it == fastest.end()) {
+      fastest.emplace_back(c.device, k.index);
+      leaderOf[k.index] = k.index;
+    } else if (withinMeasuredTie(c, candidates[it->second])) {
+      leaderOf[k.index] = it->second;
+    }
+  }
+  if (fastest.empty()) {
+    std::vector<unsigned> order;
+    order.reserve(n);
+    for (const RankKey &k : keys)
+      order.push_back(k.index);
+    return order;
+  }
+
+  // Each block takes the place of its fastest member; members are ordered
+  // by the winner order over their Layer-1 times.
   std::vector<unsigned> order;
-  order.reserve(keys.size());
-  for (const RankKey &k : keys)
-    order.push_back(k.index);
+  order.reserve(n);
+  for (const RankKey &k : keys) {
+    int leader = leaderOf[k.index];
+    if (leader < 0) {
+      order.push_back(k.index);
+      continue;
+    }
+    if (leader != static_cast<int>(k.index))
+      continue; // placed with its block
+    std::vector<RankKey> block;
+    for (unsigned i = 0; i < n; ++i)
+      if (leaderOf[i] == leader) {
+        block.emplace_back(candidates[i], decisionDevice, i);
+        block.back().timeNs = candidates[i].layer1TimeNs();
+      }
+    std::sort(block.begin(), block.end(), less);
+    for (const RankKey &b : block)
+      order.push_back(b.index);
+  }
   return order;
 }
 

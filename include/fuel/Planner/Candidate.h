@@ -84,6 +84,12 @@ struct Candidate {
   /// Kernel time in ns (Layer 1, or Layer 2 when measured).
   int64_t timeNs = 0;
   TimeSource timeSource = TimeSource::Static;
+  /// When measured: the Layer-1 time the measurement replaced, which orders
+  /// a tie set (SEMANTICS §6 "Measured ties"); 0 and unused when static.
+  int64_t staticTimeNs = 0;
+  /// When measured: the measurement's noise (median absolute deviation), in
+  /// ns, rounded up; 0 when static.
+  int64_t noiseNs = 0;
   /// Footprint in the host tier (SEMANTICS §3: operands, results and
   /// workspace of a cpu candidate).
   uint64_t hostBytes = 0;
@@ -107,6 +113,10 @@ struct Candidate {
 
   /// The backend: the device's kind (SEMANTICS §1).
   DeviceKind backend() const { return device.kind; }
+  /// True when timeNs is a measurement (Layer 2).
+  bool measured() const { return timeSource == TimeSource::Measured; }
+  /// The Layer-1 time: staticTimeNs when measured, else timeNs.
+  int64_t layer1TimeNs() const { return measured() ? staticTimeNs : timeNs; }
   /// True when `cap` is among the caps (binary search: caps are sorted).
   bool hasCap(llvm::StringRef cap) const;
   /// The value of op param `key`, or std::nullopt.
@@ -164,8 +174,18 @@ bool dominates(const CostVector &a, const CostVector &b);
 /// strictly before `b`.
 bool winnerLess(const Candidate &a, const Candidate &b, Device decisionDevice);
 
-/// Sorts `candidates` by the winner order, stably (equal candidates keep
-/// their order), so index 0 is the winner (SEMANTICS §3 step 8).
+/// True when measured candidate `c` ties with `fastest`, the fastest
+/// measured candidate of its device (SEMANTICS §6 "Measured ties"): its time
+/// exceeds the fastest one's by at most max(2% of the fastest one's time,
+/// the sum of both noises). Exact integer arithmetic.
+bool withinMeasuredTie(const Candidate &c, const Candidate &fastest);
+
+/// Sorts `candidates` by the winner order with measured ties (SEMANTICS §6),
+/// stably (equal candidates keep their order), so index 0 is the winner
+/// (SEMANTICS §3 step 8). Per device, the measured candidates that tie with
+/// the device's fastest measured one form a block placed where that fastest
+/// one ranks, ordered inside by the winner order over their Layer-1 times;
+/// every other candidate ranks by the plain winner order.
 void rank(std::vector<Candidate> &candidates, Device decisionDevice);
 
 /// Reorders `candidates` in place so position i holds the candidate that
@@ -174,7 +194,8 @@ void applyOrder(std::vector<Candidate> &candidates,
                 llvm::ArrayRef<unsigned> order);
 
 /// The permutation rank() would apply: position i of the result is the
-/// input index of the candidate ranked i-th.
+/// input index of the candidate ranked i-th. Independent of the input order
+/// up to candidates equal in every field the order reads.
 std::vector<unsigned> rankOrder(const std::vector<Candidate> &candidates,
                                 Device decisionDevice);
 
