@@ -32,6 +32,7 @@ tool_dirs = [config.fuel_tools_dir, config.llvm_tools_dir]
 tools = [
     "fuel-compile",
     "fuel-opt",
+    "fuel-profile-db",
     "fuel-run",
     "fuel-topology",
     ToolSubst("%python", config.python_executable, unresolved="ignore"),
