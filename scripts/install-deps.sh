@@ -17,6 +17,8 @@ PACKAGES=(
   liblld-22-dev zlib1g-dev libzstd-dev
   # The profile database (lib/Judge).
   libsqlite3-dev
+  # The ONNX importer (lib/Import/Onnx) and its tests' node-test data.
+  libonnx-dev libprotobuf-dev libonnx-testdata
 )
 
 missing=()
