@@ -15,6 +15,8 @@ PACKAGES=(
   # keep the serial flavours (the alternatives are set back below).
   libopenblas0-pthread libblis4-pthread
   liblld-22-dev zlib1g-dev libzstd-dev
+  # The ONNX backend node tests (scripts/onnx-node-tests.py).
+  libonnx-testdata
 )
 
 missing=()
