@@ -144,11 +144,14 @@ def first_line(text):
     return ""
 
 
-def diagnostic(text):
-    """The first `error:` line of a tool's output, else its first line."""
-    for line in text.splitlines():
+def diagnostic(text, lines=1):
+    """The first `error:` line of a tool's output and the lines after it
+    (`lines` in all, joined: a diagnostic's list of unsupported nodes), else
+    its first line."""
+    all_lines = [line.strip() for line in text.splitlines() if line.strip()]
+    for i, line in enumerate(all_lines):
         if "error:" in line:
-            return line.strip()[:300]
+            return " ".join(all_lines[i:i + lines])[:400]
     return first_line(text)
 
 
@@ -157,7 +160,7 @@ def classify_import(rc, output):
     if rc < 0:
         return "fail", f"fuel-import-onnx crashed (signal {-rc})"
     if rc != 0 and UNSUPPORTED.search(output):
-        return "unsupported", diagnostic(output)
+        return "unsupported", diagnostic(output, lines=3)
     return "fail", f"fuel-import-onnx failed (exit {rc}): {diagnostic(output)}"
 
 
