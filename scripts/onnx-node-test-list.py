@@ -110,7 +110,8 @@ def main():
                   for op, name, reason in excluded]
     else:
         lines = [
-            "# ONNX backend node tests of the ops fuel imports, f32 data after",
+            "# ONNX backend node tests of the ops fuel imports, f32 data "
+            "after",
             "# folding (scripts/onnx-node-test-list.py writes this file; the",
             "# conformance runner scripts/onnx-node-tests.py reads it).",
             "# OP TEST",

@@ -51,6 +51,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy as np
 
@@ -386,39 +387,33 @@ def self_test():
         back = read_tensor(pb)
         checks.append((back.dtype == np.float32 and
                        np.array_equal(back, value), ".pb reads back"))
-        bad = os.path.join(d, "bad.pb")
-        with open(bad, "wb") as f:
-            f.write(b"\xff\xff\xff")
-        try:
-            read_tensor(bad)
-            checks.append((False, "a malformed .pb is an error"))
-        except RunnerError:
-            checks.append((True, "a malformed .pb is an error"))
-        rate = os.path.join(d, "rate.txt")
-        with open(rate, "w") as f:
-            f.write("# comment\n96.3\n")
-        checks.append((read_min_rate(rate) == 96.3, "the figure reads"))
-        with open(rate, "w") as f:
-            f.write("96.3 97\n")
-        try:
-            read_min_rate(rate)
-            checks.append((False, "a bad figure is an error"))
-        except RunnerError:
-            checks.append((True, "a bad figure is an error"))
-        listing = os.path.join(d, "list.txt")
-        with open(listing, "w") as f:
-            f.write("# c\nAdd test_add\n\nAbs test_abs  # x\n")
+        def write(name, data):
+            path = os.path.join(d, name)
+            with open(path, "wb" if isinstance(data, bytes) else "w") as f:
+                f.write(data)
+            return path
+
+        def error(call, path, needle=""):
+            """True when call(path) raises a RunnerError containing
+            needle."""
+            try:
+                call(path)
+            except RunnerError as e:
+                return needle in str(e)
+            return False
+
+        checks.append((error(read_tensor, write("bad.pb", b"\xff\xff\xff")),
+                       "a malformed .pb is an error"))
+        checks.append((read_min_rate(write("rate.txt", "# c\n96.3\n")) ==
+                       96.3, "the figure reads"))
+        checks.append((error(read_min_rate, write("rate.txt", "96.3 97\n")),
+                       "a bad figure is an error"))
+        listing = write("list.txt", "# c\nAdd test_add\n\nAbs test_abs  # x\n")
         checks.append((read_list(listing) == [("Add", "test_add"),
                                               ("Abs", "test_abs")],
                        "the list reads"))
-        with open(listing, "w") as f:
-            f.write("Add\n")
-        try:
-            read_list(listing)
-            checks.append((False, "a malformed list line is an error"))
-        except RunnerError as e:
-            checks.append((":1:" in str(e), "a malformed list line is an "
-                           "error naming its line"))
+        checks.append((error(read_list, write("list.txt", "Add\n"), ":1:"),
+                       "a malformed list line is an error naming its line"))
     failed = [what for ok, what in checks if not ok]
     for what in failed:
         print(f"onnx-node-tests: self-test FAILED: {what}", file=sys.stderr)
@@ -473,10 +468,13 @@ def main():
                 raise RunnerError(f"{a.list}: {name} is not in {a.data}")
         own_work = not a.work
         a.work = a.work or tempfile.mkdtemp(prefix="fuel-onnx-node-tests-")
+        start = time.monotonic()
         with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
             results = list(pool.map(lambda t: run_test(t[0], t[1], a),
                                     tests))
         rate = report(results, a.verbose)
+        print(f"{len(tests)} tests in {time.monotonic() - start:.0f} s "
+              f"(-j {a.jobs})")
         if a.json:
             with open(a.json, "w") as f:
                 json.dump(results, f, indent=1)
