@@ -4,7 +4,9 @@
 // [--plan="OPTIONS"] [--emit=STAGE]`: plans a program (unless it is already
 // planned), lowers it stage by stage and writes the executable libfuelrt
 // runs, prints the IR after one stage, or (`--emit=asm`) prints the
-// assembly of the cpu kernels. docs/FUEL-COMPILE.md describes it.
+// assembly of the cpu kernels. docs/FUEL-COMPILE.md describes it. An input
+// named `*.onnx` is imported first (fuel/Import/OnnxImport.h, docs/ONNX.md),
+// with --fold-input and --shape as fuel-import-onnx has them.
 //
 // A thin client of the compile API (fuel/Compiler/Compiler.h): the options
 // become CompileOptions, the pass manager's command-line options and the
@@ -18,6 +20,7 @@
 #include "fuel/Conversion/Passes.h"
 #include "fuel/Dialect/Fuel/Transforms/PlanExport.h"
 #include "fuel/Dialect/Fuel/Transforms/SerializeExecutable.h"
+#include "fuel/Import/OnnxImport.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -122,6 +125,18 @@ static llvm::cl::opt<std::string> cudaToolkitOption(
                    "instruction ('' for none; default: the toolkit found "
                    "when fuel was built). Never read from the environment"),
     llvm::cl::value_desc("dir"), llvm::cl::cat(compileCategory));
+
+static llvm::cl::list<std::string> onnxFoldInputs(
+    "fold-input",
+    llvm::cl::desc("For an .onnx input: turn a graph input into a constant "
+                   "read from a serialized TensorProto (NAME=FILE.pb)"),
+    llvm::cl::value_desc("name=file"), llvm::cl::cat(compileCategory));
+
+static llvm::cl::list<std::string> onnxShapes(
+    "shape",
+    llvm::cl::desc("For an .onnx input: fix the shape of a graph input with "
+                   "dynamic dimensions (NAME=D0xD1...)"),
+    llvm::cl::value_desc("name=dims"), llvm::cl::cat(compileCategory));
 
 static llvm::cl::opt<bool> statsOption(
     "compile-stats",
@@ -266,17 +281,41 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
 
   std::string errorMessage;
-  std::unique_ptr<llvm::MemoryBuffer> input =
-      openInputFile(inputFilename, &errorMessage);
-  if (!input) {
-    llvm::errs() << "fuel-compile: error: " << errorMessage << "\n";
-    return 1;
-  }
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   OwningOpRef<ModuleOp> module;
-  {
+  if (llvm::StringRef(inputFilename).ends_with(".onnx")) {
+    // An ONNX model: imported to the ingress IR, then compiled as parsed IR.
+    OnnxImportOptions onnxOptions;
+    for (const std::string &f : onnxFoldInputs) {
+      std::string name, file;
+      if (!parseOnnxFoldOption(f, name, file, errorMessage)) {
+        llvm::errs() << "fuel-compile: error: --fold-input: " << errorMessage
+                     << "\n";
+        return 1;
+      }
+      onnxOptions.foldInputs.emplace_back(name, file);
+    }
+    for (const std::string &s : onnxShapes) {
+      std::string name;
+      std::vector<int64_t> dims;
+      if (!parseOnnxShapeOption(s, name, dims, errorMessage)) {
+        llvm::errs() << "fuel-compile: error: --shape: " << errorMessage
+                     << "\n";
+        return 1;
+      }
+      onnxOptions.shapes.emplace_back(name, dims);
+    }
+    TimingScope parsing = rootTiming.nest("ONNX import");
+    module = importOnnxFile(&context, inputFilename, onnxOptions);
+  } else {
+    std::unique_ptr<llvm::MemoryBuffer> input =
+        openInputFile(inputFilename, &errorMessage);
+    if (!input) {
+      llvm::errs() << "fuel-compile: error: " << errorMessage << "\n";
+      return 1;
+    }
+    sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
     TimingScope parsing = rootTiming.nest("Parser");
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   }
