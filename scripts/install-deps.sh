@@ -15,8 +15,7 @@ PACKAGES=(
   # keep the serial flavours (the alternatives are set back below).
   libopenblas0-pthread libblis4-pthread
   liblld-22-dev zlib1g-dev libzstd-dev
-  # The ONNX importer (lib/Import/Onnx) and its tests' node-test data
-  # (also scripts/onnx-node-tests.py's).
+  # The ONNX importer (lib/Import/Onnx) and its tests' node-test data.
   libonnx-dev libprotobuf-dev libonnx-testdata
 )
 
