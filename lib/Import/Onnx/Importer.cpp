@@ -12,12 +12,14 @@
 #include "fuel/Import/OnnxImport.h"
 
 #include "Importer.h"
+#include "OnnxGeometry.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -60,25 +62,13 @@ int64_t OnnxValue::numElements() const {
 
 std::optional<SmallVector<int64_t>>
 mlir::fuel::onnx::broadcastShapes(ArrayRef<SmallVector<int64_t>> shapes) {
-  size_t rank = 0;
+  std::vector<std::vector<int64_t>> in;
   for (const auto &s : shapes)
-    rank = std::max(rank, s.size());
-  SmallVector<int64_t> out(rank, 1);
-  for (const auto &s : shapes) {
-    size_t off = rank - s.size();
-    for (size_t j = 0; j < s.size(); ++j) {
-      int64_t d = s[j];
-      int64_t &o = out[off + j];
-      if (d == o || d == 1)
-        continue;
-      if (o == 1) {
-        o = d;
-        continue;
-      }
-      return std::nullopt;
-    }
-  }
-  return out;
+    in.emplace_back(s.begin(), s.end());
+  auto out = oi::broadcastShapes(in);
+  if (!out)
+    return std::nullopt;
+  return SmallVector<int64_t>(out->begin(), out->end());
 }
 
 std::optional<int64_t> mlir::fuel::onnx::normalizeAxis(int64_t axis,
@@ -424,6 +414,13 @@ Value NodeContext::reshape(Value v, ArrayRef<int64_t> shape) {
     return tensor::CollapseShapeOp::create(b, loc, target, v,
                                            SmallVector<ReassociationIndices>{})
         .getResult();
+  // One collapse or expand when the dimensions group contiguously.
+  if (auto re = getReassociationIndicesForReshape(type, target)) {
+    if (type.getRank() > target.getRank())
+      return tensor::CollapseShapeOp::create(b, loc, target, v, *re)
+          .getResult();
+    return tensor::ExpandShapeOp::create(b, loc, target, v, *re).getResult();
+  }
   Value flat = v;
   if (type.getRank() != 1)
     flat = tensor::CollapseShapeOp::create(b, loc, v, all(type.getRank()))
@@ -771,7 +768,9 @@ static OwningOpRef<ModuleOp> importModel(MLIRContext *context,
   b.setInsertionPointToEnd(module->getBody());
   SmallVector<Type> argTypes;
   SmallVector<const oi::ValueInfo *> args;
-  NodeContext top(imp, Node{}, modelLoc);
+  // Contexts outside any node (arguments, results) use an empty node.
+  static const Node noNode;
+  NodeContext top(imp, noNode, modelLoc);
   for (const oi::ValueInfo &in : model.inputs) {
     if (imp.values.count(in.name))
       continue;
@@ -931,7 +930,7 @@ static OwningOpRef<ModuleOp> importModel(MLIRContext *context,
 
   // Results: the graph's outputs, in order, with their declared shapes.
   SmallVector<Value> results;
-  NodeContext ret(imp, Node{}, modelLoc);
+  NodeContext ret(imp, noNode, modelLoc);
   for (const oi::ValueInfo &out : model.outputs) {
     auto it = imp.values.find(out.name);
     if (it == imp.values.end()) {

@@ -26,6 +26,48 @@ Value scalar(OpBuilder &b, Location loc, Type type, double v) {
   return arith::ConstantOp::create(b, loc, FloatAttr::get(type, v)).getResult();
 }
 
+/// x^y without a libm call (the kernels link none): small integer constant
+/// exponents as products, otherwise exp(y·log|x|) with numpy's signs: a
+/// negative base gives a negative result for an odd integer exponent and NaN
+/// for a non-integer one; 0^0 is 1.
+Value powPayload(OpBuilder &b, Location l, Value x, Value y) {
+  Type t = x.getType();
+  if (auto c = y.getDefiningOp<arith::ConstantOp>()) {
+    double e = cast<FloatAttr>(c.getValue()).getValueAsDouble();
+    if (e == 0.5)
+      return math::SqrtOp::create(b, l, x);
+    if (e == std::trunc(e) && std::fabs(e) <= 4 && e != 0) {
+      Value r = x;
+      for (int k = 1; k < int(std::fabs(e)); ++k)
+        r = arith::MulFOp::create(b, l, r, x);
+      return e > 0 ? r : arith::DivFOp::create(b, l, scalar(b, l, t, 1.0), r);
+    }
+  }
+  Value ax = math::AbsFOp::create(b, l, x);
+  Value lg = math::LogOp::create(b, l, ax);
+  Value mag = math::ExpOp::create(b, l, arith::MulFOp::create(b, l, y, lg));
+  // Integrality and parity of y through i32 (|y| < 2^31 where it matters).
+  Type i32 = b.getI32Type();
+  Value yi = arith::FPToSIOp::create(b, l, i32, y);
+  Value back = arith::SIToFPOp::create(b, l, t, yi);
+  Value integral =
+      arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, back, y);
+  Value one32 = arith::ConstantOp::create(b, l, b.getI32IntegerAttr(1));
+  Value odd = arith::CmpIOp::create(
+      b, l, arith::CmpIPredicate::ne, arith::AndIOp::create(b, l, yi, one32),
+      arith::ConstantOp::create(b, l, b.getI32IntegerAttr(0)));
+  Value neg = arith::NegFOp::create(b, l, mag);
+  Value negBase = arith::SelectOp::create(
+      b, l, integral, arith::SelectOp::create(b, l, odd, neg, mag).getResult(),
+      scalar(b, l, t, std::nan("")));
+  Value isNeg = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x,
+                                      scalar(b, l, t, 0.0));
+  Value r = arith::SelectOp::create(b, l, isNeg, negBase, mag);
+  Value yZero = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, y,
+                                      scalar(b, l, t, 0.0));
+  return arith::SelectOp::create(b, l, yZero, scalar(b, l, t, 1.0), r);
+}
+
 /// One elementwise ONNX op: its float evaluation for folding, its integer
 /// evaluation (when shape arithmetic uses it) and its payload.
 struct ElementwiseOp {
@@ -72,7 +114,7 @@ const ElementwiseOp kOps[] = {
     {"Pow", 2, [](double a, double b, float) { return std::pow(a, b); },
      nullptr,
      [](OpBuilder &b, Location l, ArrayRef<Value> a, float) -> Value {
-       return math::PowFOp::create(b, l, a[0], a[1]);
+       return powPayload(b, l, a[0], a[1]);
      }},
     {"Neg", 1, [](double a, double, float) { return -a; },
      [](int64_t a, int64_t) { return int64_t(0 - uint64_t(a)); },
@@ -188,11 +230,26 @@ LogicalResult lowerElementwise(NodeContext &nc) {
     shapes.push_back(ins.back()->shape);
     allConst &= ins.back()->isConst();
   }
+  // Pow's exponent may have another type: a constant one is read as f32.
+  OnnxValue exponent;
+  if (op.arity == 2 && StringRef(op.name) == "Pow" &&
+      ins[1]->type != ins[0]->type && ins[0]->type == oi::kFloat) {
+    if (!ins[1]->isConst() || ins[1]->value)
+      return nc.unsupported(Twine("an exponent of type ") +
+                            oi::dataTypeName(ins[1]->type) +
+                            " not known at import time");
+    ConstData f;
+    for (int64_t k = 0; k < ins[1]->data->size(); ++k)
+      f.f.push_back(float(ins[1]->data->at(k)));
+    exponent = nc.constant(std::move(f), ins[1]->shape, oi::kFloat);
+    exponent.name = nc.node.inputs[1] + ".f32";
+    ins[1] = &exponent;
+  }
   for (unsigned i = 1; i < op.arity; ++i)
     if (ins[i]->type != ins[0]->type)
-      return nc.error() << "input types differ ("
-                        << oi::dataTypeName(ins[0]->type) << " and "
-                        << oi::dataTypeName(ins[i]->type) << ")";
+      return nc.unsupported(Twine("inputs of different types (") +
+                            oi::dataTypeName(ins[0]->type) + " and " +
+                            oi::dataTypeName(ins[i]->type) + ")");
   auto shape = broadcastShapes(shapes);
   if (!shape) {
     auto d = nc.error() << "input shapes do not broadcast:";
@@ -252,11 +309,22 @@ LogicalResult lowerWhere(NodeContext &nc) {
   }
   if (failed(nc.requireFloat(1)) || failed(nc.requireFloat(2)))
     return failure();
-  Value r =
-      nc.elementwise({&c, &x, &y}, *shape, nc.b.getF32Type(),
-                     [](OpBuilder &b, Location l, ArrayRef<Value> a) -> Value {
-                       return arith::SelectOp::create(b, l, a[0], a[1], a[2]);
-                     });
+  // Kernels take f32 operands: a constant condition becomes a 0/1 f32 mask.
+  if (!c.isConst() || c.value)
+    return nc.unsupported("a BOOL condition not known at import time");
+  ConstData m;
+  for (int64_t v : c.data->i)
+    m.f.push_back(v ? 1.0f : 0.0f);
+  OnnxValue mask = nc.constant(std::move(m), c.shape, oi::kFloat);
+  mask.name = nc.node.inputs[0] + ".mask";
+  Value r = nc.elementwise(
+      {&mask, &x, &y}, *shape, nc.b.getF32Type(),
+      [](OpBuilder &b, Location l, ArrayRef<Value> a) -> Value {
+        Value zero = arith::ConstantOp::create(b, l, b.getF32FloatAttr(0));
+        Value pick =
+            arith::CmpFOp::create(b, l, arith::CmpFPredicate::ONE, a[0], zero);
+        return arith::SelectOp::create(b, l, pick, a[1], a[2]);
+      });
   nc.setOutput(0, nc.runtime(r, oi::kFloat));
   return success();
 }

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Importer.h"
+#include "OnnxGeometry.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -24,6 +25,7 @@
 using namespace mlir;
 using namespace mlir::fuel::onnx;
 namespace oi = ::fuel::onnx_import;
+using oi::Window;
 
 namespace {
 
@@ -368,14 +370,8 @@ LogicalResult lowerBatchNorm(NodeContext &nc) {
   return success();
 }
 
-/// Window geometry of one spatial dimension.
-struct Window {
-  int64_t in, kernel, stride = 1, dilation = 1, padBegin = 0, padEnd = 0;
-  int64_t out = 0, extraEnd = 0; // extraEnd: ceil_mode's padding
-};
-
-/// Reads kernel_shape, strides, dilations, pads and auto_pad for `spatial`
-/// dimensions and computes each output size (ONNX Conv/Pool rules).
+/// Reads kernel_shape, strides, dilations, pads and auto_pad for the
+/// spatial dimensions `inSpatial` and computes each window (OnnxGeometry.h).
 LogicalResult windows(NodeContext &nc, ArrayRef<int64_t> inSpatial,
                       ArrayRef<int64_t> kernel, bool ceilMode,
                       SmallVector<Window> &out) {
@@ -393,39 +389,11 @@ LogicalResult windows(NodeContext &nc, ArrayRef<int64_t> inSpatial,
     w.kernel = kernel[i];
     w.stride = strides[i];
     w.dilation = dil[i];
-    if (w.stride < 1 || w.dilation < 1 || w.kernel < 1)
-      return nc.error() << "kernel sizes, strides and dilations must be "
-                           "positive";
-    int64_t eff = (w.kernel - 1) * w.dilation + 1;
-    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-      w.out = (w.in + w.stride - 1) / w.stride;
-      int64_t total = std::max<int64_t>(0, (w.out - 1) * w.stride + eff - w.in);
-      w.padBegin = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
-      w.padEnd = total - w.padBegin;
-    } else if (autoPad == "VALID" || autoPad == "NOTSET") {
-      if (autoPad == "NOTSET") {
-        w.padBegin = pads[i];
-        w.padEnd = pads[i + s];
-      }
-      if (w.padBegin < 0 || w.padEnd < 0)
-        return nc.error() << "negative pads are not supported";
-      int64_t span = w.in + w.padBegin + w.padEnd - eff;
-      if (span < 0)
-        return nc.error() << "the window (" << eff
-                          << ") is larger than the padded input ("
-                          << w.in + w.padBegin + w.padEnd << ")";
-      w.out =
-          (ceilMode ? (span + w.stride - 1) / w.stride : span / w.stride) + 1;
-      // The last window must start inside the input or its begin padding.
-      if (ceilMode && (w.out - 1) * w.stride >= w.in + w.padBegin)
-        --w.out;
-    } else {
-      return nc.error() << "auto_pad '" << autoPad
-                        << "' is not one of NOTSET, "
-                           "SAME_UPPER, SAME_LOWER, VALID";
-    }
-    w.extraEnd = std::max<int64_t>(0, (w.out - 1) * w.stride + eff -
-                                          (w.in + w.padBegin + w.padEnd));
+    w.padBegin = pads[i];
+    w.padEnd = pads[i + s];
+    std::string err = computeWindow(w, autoPad, ceilMode);
+    if (!err.empty())
+      return nc.error() << err;
     out.push_back(w);
   }
   return success();
@@ -626,23 +594,12 @@ LogicalResult lowerPool(NodeContext &nc) {
     // the input (count_include_pad=0) or inside the padded input without
     // ceil_mode's extra padding (count_include_pad=1).
     bool includePad = nc.getInt("count_include_pad", 0) != 0;
-    auto counts = [&](const Window &w) {
-      SmallVector<int64_t> cs;
-      for (int64_t o = 0; o < w.out; ++o) {
-        int64_t start = o * w.stride - w.padBegin;
-        int64_t end = start + w.kernel;
-        if (includePad)
-          cs.push_back(std::min(end, w.in + w.padEnd) - start);
-        else
-          cs.push_back(std::min(end, w.in) - std::max<int64_t>(start, 0));
-      }
-      return cs;
-    };
-    SmallVector<int64_t> ch = counts(ws[0]), cw = counts(ws[1]);
+    std::vector<int64_t> ch = averagePoolCounts(ws[0], includePad);
+    std::vector<int64_t> cw = averagePoolCounts(ws[1], includePad);
     ConstData div;
     for (int64_t a : ch)
       for (int64_t bb : cw)
-        div.f.push_back(float(std::max<int64_t>(a * bb, 1)));
+        div.f.push_back(float(a * bb));
     OnnxValue dv = nc.constant(std::move(div), {oh, ow}, oi::kFloat);
     dv.name = nc.node.outputs[0] + ".divisor";
     OnnxValue yv = nc.runtime(y, oi::kFloat);

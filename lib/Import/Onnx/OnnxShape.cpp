@@ -11,7 +11,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Importer.h"
+#include "OnnxGeometry.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <algorithm>
@@ -252,10 +254,33 @@ LogicalResult setBox(NodeContext &nc, unsigned out, const OnnxValue &x,
     nc.setOutput(out, v);
     return success();
   }
-  for (int64_t s : steps)
-    if (s < 0)
-      return nc.unsupported("negative steps on a tensor not known at import "
-                            "time");
+  if (llvm::is_contained(sizes, 0)) {
+    // An empty result reads nothing.
+    nc.setOutput(
+        out, nc.runtime(nc.emptyTensor(sizes, nc.elementType(x.type)), x.type));
+    return success();
+  }
+  if (llvm::any_of(steps, [](int64_t s) { return s < 0; })) {
+    // A reversed slice is no view: a generic reading element
+    // offset + step * i of each dimension (op kind `generic`).
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < rank; ++d)
+      exprs.push_back(getAffineConstantExpr(offsets[d], nc.ctx) +
+                      getAffineDimExpr(d, nc.ctx) * steps[d]);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank, 0, exprs, nc.ctx),
+        AffineMap::getMultiDimIdentityMap(rank, nc.ctx)};
+    Value init = nc.emptyTensor(sizes, nc.elementType(x.type));
+    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+    auto op = linalg::GenericOp::create(
+        nc.b, nc.loc, TypeRange{init.getType()}, ValueRange{nc.materialize(x)},
+        ValueRange{init}, maps, iters,
+        [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, args[0]);
+        });
+    nc.setOutput(out, nc.runtime(op.getResult(0), x.type));
+    return success();
+  }
   nc.setOutput(
       out,
       nc.runtime(nc.slice(nc.materialize(x), offsets, sizes, steps), x.type));
@@ -295,30 +320,13 @@ LogicalResult lowerSlice(NodeContext &nc) {
     auto a = normalizeAxis(axes[k], rank);
     if (!a)
       return nc.error() << "axis " << axes[k] << " is outside rank " << rank;
-    int64_t dim = x.shape[*a], step = steps[k];
-    if (step == 0)
+    if (steps[k] == 0)
       return nc.error() << "a step is 0";
-    // ONNX's clamping: starts and ends may be any int64.
-    auto clampTo = [](int64_t v, int64_t lo, int64_t hi) {
-      return std::max(lo, std::min(v, hi));
-    };
-    int64_t s = (*starts)[k], e = (*ends)[k];
-    if (s < 0)
-      s += dim;
-    if (e < 0)
-      e += dim;
-    if (step > 0) {
-      s = clampTo(s, 0, dim);
-      e = clampTo(e, 0, dim);
-    } else {
-      s = clampTo(s, 0, dim - 1);
-      e = clampTo(e, -1, dim - 1);
-    }
-    int64_t n =
-        step > 0 ? (e - s + step - 1) / step : (s - e - step - 1) / -step;
-    offsets[*a] = s;
-    sizes[*a] = std::max<int64_t>(0, n);
-    strides[*a] = step;
+    oi::SliceBounds sb =
+        oi::sliceBounds(x.shape[*a], (*starts)[k], (*ends)[k], steps[k]);
+    offsets[*a] = sb.offset;
+    sizes[*a] = sb.size;
+    strides[*a] = sb.step;
   }
   return setBox(nc, 0, x, offsets, sizes, strides);
 }
