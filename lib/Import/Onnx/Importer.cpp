@@ -318,6 +318,9 @@ Value NodeContext::materialize(const OnnxValue &v) {
 Value NodeContext::elementwise(ArrayRef<const OnnxValue *> inputs,
                                ArrayRef<int64_t> outShape, Type outElem,
                                PayloadFn body) {
+  // Kernels of rank 0 are not lowered: compute over [1] and view it.
+  if (outShape.empty())
+    return reshape(elementwise(inputs, {1}, outElem, body), {});
   int64_t rank = outShape.size();
   SmallVector<Value> operands;
   SmallVector<AffineMap> maps;

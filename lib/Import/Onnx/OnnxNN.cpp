@@ -48,6 +48,17 @@ Value matmul2d(NodeContext &nc, Value a, Value b, int64_t m, int64_t n) {
       .getResult(0);
 }
 
+/// `y` (f32) combined by `OpTy` with `other`, broadcast into `shape`.
+template <typename OpTy>
+Value combine(NodeContext &nc, Value y, const OnnxValue &other,
+              ArrayRef<int64_t> shape) {
+  OnnxValue yv = nc.runtime(y, oi::kFloat);
+  return nc.elementwise({&yv, &other}, shape, nc.b.getF32Type(),
+                        [](OpBuilder &b, Location l, ArrayRef<Value> a) {
+                          return OpTy::create(b, l, a[0], a[1]).getResult();
+                        });
+}
+
 /// A 2-D transpose of `v`: folded for a constant, else linalg.transpose.
 OnnxValue transpose2d(NodeContext &nc, const OnnxValue &v) {
   int64_t r = v.shape[0], c = v.shape[1];
@@ -514,13 +525,8 @@ LogicalResult lowerConv(NodeContext &nc) {
     const OnnxValue &bias = nc.input(2);
     if (bias.shape.size() != 1 || bias.shape[0] != m)
       return nc.error() << "the bias must have shape [" << m << "]";
-    OnnxValue bv = nc.reshaped(bias, {m, 1, 1});
-    OnnxValue yv = nc.runtime(y, oi::kFloat);
-    y = nc.elementwise(
-        {&yv, &bv}, {n, m, oh, ow}, nc.b.getF32Type(),
-        [](OpBuilder &b, Location l, ArrayRef<Value> a) {
-          return arith::AddFOp::create(b, l, a[0], a[1]).getResult();
-        });
+    y = combine<arith::AddFOp>(nc, y, nc.reshaped(bias, {m, 1, 1}),
+                               {n, m, oh, ow});
   }
   if (oneD)
     y = nc.reshape(y, {n, m, ow});
@@ -602,12 +608,7 @@ LogicalResult lowerPool(NodeContext &nc) {
         div.f.push_back(float(a * bb));
     OnnxValue dv = nc.constant(std::move(div), {oh, ow}, oi::kFloat);
     dv.name = nc.node.outputs[0] + ".divisor";
-    OnnxValue yv = nc.runtime(y, oi::kFloat);
-    y = nc.elementwise(
-        {&yv, &dv}, {n, c, oh, ow}, nc.b.getF32Type(),
-        [](OpBuilder &b, Location l, ArrayRef<Value> a) {
-          return arith::DivFOp::create(b, l, a[0], a[1]).getResult();
-        });
+    y = combine<arith::DivFOp>(nc, y, dv, {n, c, oh, ow});
   }
   if (oneD)
     y = nc.reshape(y, {n, c, ow});

@@ -13,7 +13,7 @@
 #include "Importer.h"
 #include "OnnxGeometry.h"
 
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <algorithm>
@@ -255,30 +255,33 @@ LogicalResult setBox(NodeContext &nc, unsigned out, const OnnxValue &x,
     return success();
   }
   if (llvm::is_contained(sizes, 0)) {
-    // An empty result reads nothing.
-    nc.setOutput(
-        out, nc.runtime(nc.emptyTensor(sizes, nc.elementType(x.type)), x.type));
+    // An empty result reads nothing: an empty constant.
+    ConstData none;
+    none.isFloat = x.isConst() ? x.data->isFloat : x.type == oi::kFloat;
+    nc.setOutput(out, nc.constant(std::move(none), sizes, x.type));
     return success();
   }
   if (llvm::any_of(steps, [](int64_t s) { return s < 0; })) {
-    // A reversed slice is no view: a generic reading element
-    // offset + step * i of each dimension (op kind `generic`).
-    SmallVector<AffineExpr> exprs;
-    for (int64_t d = 0; d < rank; ++d)
-      exprs.push_back(getAffineConstantExpr(offsets[d], nc.ctx) +
-                      getAffineDimExpr(d, nc.ctx) * steps[d]);
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(rank, 0, exprs, nc.ctx),
-        AffineMap::getMultiDimIdentityMap(rank, nc.ctx)};
-    Value init = nc.emptyTensor(sizes, nc.elementType(x.type));
-    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
-    auto op = linalg::GenericOp::create(
-        nc.b, nc.loc, TypeRange{init.getType()}, ValueRange{nc.materialize(x)},
-        ValueRange{init}, maps, iters,
-        [](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(b, l, args[0]);
-        });
-    nc.setOutput(out, nc.runtime(op.getResult(0), x.type));
+    // A reversed slice is no view: a tensor.generate (a host op) reading
+    // element offset + step * i of each dimension.
+    Value src = nc.materialize(x);
+    auto type = nc.tensorType(sizes, nc.elementType(x.type));
+    Value r =
+        tensor::GenerateOp::create(
+            nc.b, nc.loc, type, ValueRange{},
+            [&](OpBuilder &b, Location l, ValueRange idx) {
+              SmallVector<Value> at;
+              for (int64_t d = 0; d < rank; ++d) {
+                Value step = arith::ConstantIndexOp::create(b, l, steps[d]);
+                Value off = arith::ConstantIndexOp::create(b, l, offsets[d]);
+                Value scaled = arith::MulIOp::create(b, l, idx[d], step);
+                at.push_back(arith::AddIOp::create(b, l, off, scaled));
+              }
+              Value e = tensor::ExtractOp::create(b, l, src, at);
+              tensor::YieldOp::create(b, l, e);
+            })
+            .getResult();
+    nc.setOutput(out, nc.runtime(r, x.type));
     return success();
   }
   nc.setOutput(

@@ -423,6 +423,27 @@ def matmul_batched():
     return m, [f32(r.standard_normal(s)) for s in ([2, 1, 3, 4], [3, 4, 5], [4])], ref
 
 
+@model("edge")
+def edge():
+    r = rng()
+    nodes = [
+        h.make_node("Slice", ["x", "st", "en", "ax", "sp"], ["rev"],
+                    name="reverse"),
+        h.make_node("ReduceMean", ["x"], ["mean"], name="mean_all",
+                    keepdims=0),
+        h.make_node("Slice", ["x", "st", "st", "ax", "sp"], ["none"],
+                    name="empty_slice"),
+    ]
+    inits = [init("st", np.array([-1, 0], np.int64)),
+             init("en", np.array([-100, 3], np.int64)),
+             init("ax", np.array([1, 0], np.int64)),
+             init("sp", np.array([-2, 2], np.int64))]
+    m = finish(nodes, [vi("x", [3, 5])],
+               [vi("rev", None), vi("mean", None)], inits)
+    return (m, [f32(r.standard_normal((3, 5)))],
+            lambda x: [x[0:3:2, ::-2], x.mean()])
+
+
 @model("fold-input")
 def fold_input():
     r = rng()
