@@ -19,10 +19,12 @@ jobs="${FUEL_JOBS:-2}"
 "$root/scripts/build.sh" "$build"
 # onnxruntime-node under the build tree, from the npm registry, for ctest
 # fuel-bench-ort-check (which fails under CI=true without it, and skips
-# elsewhere).
+# elsewhere) and fuel-bench-ort-onnx-check (which fails under CI=true
+# without it, and compares with the float64 reference alone elsewhere).
 if ! "$root/bench/ort/install.sh" "$build" >/dev/null; then
   echo "test.sh: onnxruntime-node is not installed; fuel-bench-ort-check" \
-    "will skip (fail under CI=true)" >&2
+    "will skip and fuel-bench-ort-onnx-check compare with the reference" \
+    "alone (both fail under CI=true)" >&2
 fi
 (cd "$build" && ctest --output-on-failure -j "$jobs")
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# fuel against ONNX Runtime on examples/{mlp,convnet,transformer}.mlir: the
+# fuel against ONNX Runtime on examples/{mlp,convnet,transformer}.mlir (or,
+# with --source=onnx, on their ONNX models through fuel-import-onnx): the
 # same models from the same weights and inputs, checked to agree, then timed
 # on one thread and on every core (docs/ORT-COMPARISON.md). Installs what is
 # missing (Debian packages through scripts/install-deps.sh, the npm package
@@ -16,8 +17,12 @@ build="${FUEL_BUILD_DIR:-$root/build}"
 if [ ! -f "$build/build.ninja" ]; then
   "$root/scripts/build.sh" "$build" >/dev/null
 fi
-ninja -C "$build" -j "${FUEL_JOBS:-2}" fuel-compile fuel-run \
-  fuel-shim-openblas fuel-shim-blis >/dev/null
+targets=(fuel-compile fuel-run fuel-shim-openblas fuel-shim-blis)
+# --source=onnx runs the importer; built wherever the build has it.
+if ninja -C "$build" -t query fuel-import-onnx >/dev/null 2>&1; then
+  targets+=(fuel-import-onnx)
+fi
+ninja -C "$build" -j "${FUEL_JOBS:-2}" "${targets[@]}" >/dev/null
 ort_dir="$("$root/bench/ort/install.sh" "$build")"
 exec /usr/bin/python3 "$root/bench/ort/bench_ort.py" --build "$build" \
   --ort-dir "$ort_dir" "$@"
