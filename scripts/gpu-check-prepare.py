@@ -147,27 +147,26 @@ class Preparer:
 
     def compile(self, name, program, topology, plan):
         exe = os.path.join(self.programs, name + ".fuelx")
-        rc, _, err = run([self.tool("fuel-compile"), program, "-o", exe,
-                          "--topology=" + topology, "--plan=" + plan])
-        if rc != 0:
-            first = (err.strip().splitlines() or ["exit %d" % rc])[0]
-            first = first.replace(ROOT + os.sep, "").replace(
-                self.out + os.sep, "")
-            self.refused.append("%s: %s" % (name, first))
-            return None
-        return exe
+        return self.build_exe(name, exe, [
+            self.tool("fuel-compile"), program, "-o", exe,
+            "--topology=" + topology, "--plan=" + plan])
 
     def compile_scheduled(self, name, program, topology, plan, options):
         """compile() through fuel-opt's stages, with `options` for
         fuel-apply-schedules."""
         exe = os.path.join(self.programs, name + ".fuelx")
-        rc, _, err = run([
+        return self.build_exe(name, exe, [
             self.tool("fuel-opt"), program,
             "--fuel-plan=topology=%s %s" % (topology, plan),
             "--fuel-outline-kernels", "--fuel-apply-schedules=" + options,
             "--fuel-bufferize-kernels", "--fuel-plan-buffers",
             "--convert-fuel-to-llvm", "--convert-fuel-to-nvvm",
             "--fuel-serialize-executable=output=" + exe, "-o", os.devnull])
+
+    def build_exe(self, name, exe, command):
+        """`exe` from `command`, or None with the first line of its error
+        in not-compiled.txt."""
+        rc, _, err = run(command)
         if rc != 0:
             first = (err.strip().splitlines() or ["exit %d" % rc])[0]
             first = first.replace(ROOT + os.sep, "").replace(
