@@ -95,7 +95,8 @@ FailureOr<Spec> readConvSpec(func::FuncOp kernel, StringRef attr,
                              {"output", &output}}) {
     auto v = dict.getAs<IntegerAttr>(name);
     if (!v || v.getInt() < 0)
-      return fail(("needs '" + name + "', a binding index").str()), failure();
+      return (void)fail(("needs '" + name + "', a binding index").str()),
+             failure();
     *field = v.getInt();
   }
   auto layout = dict.getAs<StringAttr>("layout");
@@ -109,9 +110,10 @@ FailureOr<Spec> readConvSpec(func::FuncOp kernel, StringRef attr,
       llvm::any_of(shape.asArrayRef(), [](int64_t v) { return v < 1; }) ||
       llvm::any_of(strides.asArrayRef(), [](int64_t v) { return v < 1; }) ||
       llvm::any_of(dilations.asArrayRef(), [](int64_t v) { return v < 1; }))
-    return fail("needs 'layout' (\"nchw_fchw\" or \"nhwc_hwcf\"), 'shape' = "
-                "array<i64: N, C, H, W, F, KH, KW>, 'strides' and "
-                "'dilations' of two positive sizes"),
+    return (void)fail(
+               "needs 'layout' (\"nchw_fchw\" or \"nhwc_hwcf\"), 'shape' = "
+               "array<i64: N, C, H, W, F, KH, KW>, 'strides' and "
+               "'dilations' of two positive sizes"),
            failure();
   if (failed(readTiles(dict, s, fail)))
     return failure();
@@ -129,7 +131,7 @@ FailureOr<Spec> readConvSpec(func::FuncOp kernel, StringRef attr,
   cv.oh = out(cv.h, cv.kh, cv.strides[0], cv.dilations[0]);
   cv.ow = out(cv.w, cv.kw, cv.strides[1], cv.dilations[1]);
   if (!cv.oh || !cv.ow)
-    return fail("describes a filter larger than the input"), failure();
+    return (void)fail("describes a filter larger than the input"), failure();
   s.batch = cv.n;
   s.k = cv.c * cv.kh * cv.kw;
   s.c = output;
@@ -151,7 +153,7 @@ FailureOr<Spec> readSpec(func::FuncOp kernel, const TiledMatmulTarget &t) {
                               << t.matmulAttr << "' " << what;
   };
   if (!dict)
-    return fail("is not a dictionary"), failure();
+    return (void)fail("is not a dictionary"), failure();
   Spec s;
   for (auto [name, field, least] :
        {std::tuple<StringRef, int64_t *, int64_t>{"a", &s.a, 0},
@@ -163,9 +165,9 @@ FailureOr<Spec> readSpec(func::FuncOp kernel, const TiledMatmulTarget &t) {
         {"k", &s.k, 1}}) {
     auto v = dict.getAs<IntegerAttr>(name);
     if (!v || v.getInt() < least)
-      return fail(("needs '" + name + "', an integer of at least " +
-                   Twine(least))
-                      .str()),
+      return (void)fail(("needs '" + name + "', an integer of at least " +
+                         Twine(least))
+                            .str()),
              failure();
     *field = v.getInt();
   }
