@@ -23,8 +23,11 @@ The programs: the op-kind test programs of test/Integration/vulkan and the
 three examples, each pinned to cuda:0 (kernel-sources=generated), the
 examples also unpinned on cpu + cuda:0 and on the cpu alone (the placement
 benchmark), matmuls pinned to cuda:0 with generated kernels and with
-cuBLAS at a few shapes, and the hand-written executables of the runtime
-tests (a PTX vadd at three sizes, a cuBLAS sgemm). The topology is
+cuBLAS at a few shapes, the fast CUDA schedules forced (FAST: the
+shared-memory matmul, batch_matmul and conv2d with `cuda-matmul=tiled`
+and rows and softmax through warp shuffles with `cuda-row-schedule=warp`,
+at shapes the tiles do not divide), and the hand-written executables of
+the runtime tests (a PTX vadd at three sizes, a cuBLAS sgemm). The topology is
 test/topologies/cpu-v3-cuda.json (CPU parts for x86-64-v3). Inputs come
 from numpy's default_rng(seed); references are computed here in float64 by
 test/Integration/reference.py, never by fuel. Exits 1 when the folder
@@ -70,6 +73,21 @@ MAX_DATA_BYTES = 8 << 20
 PINNED = "pinned-device=cuda:0 allow-cost-placement=false " \
          "kernel-sources=generated"
 UNPINNED = "kernel-sources=generated,cublas"
+# The fast CUDA schedules, forced whatever the default rules choose:
+# (name, test of test/Integration/vulkan whose program and reference it
+# takes, fuel-apply-schedules options).
+FAST = [
+    ("cuda-fast-matmul-tiled-prime", "matmul-tiled-prime", "cuda-matmul=tiled"),
+    ("cuda-fast-batch-matmul-tiled", "batch-matmul-tiled", "cuda-matmul=tiled"),
+    ("cuda-fast-conv2d-tiled-dilated", "conv2d-tiled-dilated",
+     "cuda-matmul=tiled"),
+    ("cuda-fast-conv2d-tiled-convnet", "conv2d-tiled-convnet",
+     "cuda-matmul=tiled"),
+    ("cuda-fast-softmax-warp", "softmax-subgroup", "cuda-row-schedule=warp"),
+    ("cuda-fast-rows-sum-warp", "rows-subgroup-sum", "cuda-row-schedule=warp"),
+    ("cuda-fast-rows-max-warp", "rows-subgroup-max", "cuda-row-schedule=warp"),
+]
+
 # Vulkan-specific programs (placement between cpu and vulkan:0).
 SKIP = {"pinned-cpu-vulkan", "placed-convnet", "placed-mlp",
         "placed-transformer"}
@@ -129,8 +147,26 @@ class Preparer:
 
     def compile(self, name, program, topology, plan):
         exe = os.path.join(self.programs, name + ".fuelx")
-        rc, _, err = run([self.tool("fuel-compile"), program, "-o", exe,
-                          "--topology=" + topology, "--plan=" + plan])
+        return self.build_exe(name, exe, [
+            self.tool("fuel-compile"), program, "-o", exe,
+            "--topology=" + topology, "--plan=" + plan])
+
+    def compile_scheduled(self, name, program, topology, plan, options):
+        """compile() through fuel-opt's stages, with `options` for
+        fuel-apply-schedules."""
+        exe = os.path.join(self.programs, name + ".fuelx")
+        return self.build_exe(name, exe, [
+            self.tool("fuel-opt"), program,
+            "--fuel-plan=topology=%s %s" % (topology, plan),
+            "--fuel-outline-kernels", "--fuel-apply-schedules=" + options,
+            "--fuel-bufferize-kernels", "--fuel-plan-buffers",
+            "--convert-fuel-to-llvm", "--convert-fuel-to-nvvm",
+            "--fuel-serialize-executable=output=" + exe, "-o", os.devnull])
+
+    def build_exe(self, name, exe, command):
+        """`exe` from `command`, or None with the first line of its error
+        in not-compiled.txt."""
+        rc, _, err = run(command)
         if rc != 0:
             first = (err.strip().splitlines() or ["exit %d" % rc])[0]
             first = first.replace(ROOT + os.sep, "").replace(
@@ -273,6 +309,15 @@ def main():
                 p.add("cuda-" + name, "correctness", exe,
                       reference.lookup(t["ref"]), t["params"], t["rtol"],
                       t["atol"], low_high, share=share)
+        # The fast CUDA schedules, forced, against the same references.
+        for name, test, options in FAST:
+            t = parse_test(os.path.join(INTEGRATION, "vulkan", test + ".mlir"))
+            exe = p.compile_scheduled(name, t["program"], TOPOLOGY, PINNED,
+                                      options)
+            if exe:
+                low_high = tuple(float(v) for v in t["range"].split(","))
+                p.add(name, "correctness", exe, reference.lookup(t["ref"]),
+                      t["params"], t["rtol"], t["atol"], low_high)
         # The examples: placed by the planner on cpu + cuda:0, and on the
         # cpu alone.
         for example in ["mlp", "convnet", "transformer"]:

@@ -66,9 +66,22 @@ with open(os.path.join(folder, "programs.tsv")) as f:
             continue
         rows.append(line.rstrip("\n").split("\t"))
 names = [r[0] for r in rows]
-for name in ["rt-mixed-cuda", "rt-mixed-cuda-tiny", "rt-cublas-cuda"]:
+for name in ["rt-mixed-cuda", "rt-mixed-cuda-tiny", "rt-cublas-cuda",
+             "cuda-fast-matmul-tiled-prime", "cuda-fast-batch-matmul-tiled",
+             "cuda-fast-conv2d-tiled-dilated", "cuda-fast-softmax-warp"]:
     check(name in names, name + " is listed")
 programs = os.path.join(folder, "programs")
+# The fast CUDA schedules are in the PTX they carry: shared-memory panels
+# and barriers for the tiled matmul, warp shuffles for the softmax.
+for name, needles in [("cuda-fast-matmul-tiled-prime", [b".shared", b"bar.sync"]),
+                      ("cuda-fast-conv2d-tiled-dilated", [b".shared", b"bar.sync"]),
+                      ("cuda-fast-softmax-warp", [b"shfl.sync.bfly"])]:
+    path = os.path.join(programs, name + ".fuelx")
+    if os.path.exists(path):
+        with open(path, "rb") as f:
+            data = f.read()
+        for needle in needles:
+            check(needle in data, "%s's PTX has %s" % (name, needle.decode()))
 for name, kind, tol, nin, nout, data in rows:
     check(os.path.exists(os.path.join(programs, name + ".fuelx")),
           name + ".fuelx is present")

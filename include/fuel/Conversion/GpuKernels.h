@@ -59,6 +59,13 @@ FailureOr<gpu::GPUFuncOp> buildLinearizedGpuFunc(func::FuncOp kernel,
                                                  gpu::GPUModuleOp gpuModule,
                                                  StringRef backend);
 
+/// Turns each `memref.alloc` in memory space 3 of `fn` (the workgroup
+/// buffers of the shared-memory matmul and the row kernels, which SPIR-V
+/// maps to the Workgroup storage class) into a workgroup attribution of
+/// `fn` in `#gpu.address_space<workgroup>`, which convert-gpu-to-nvvm
+/// makes a global of address space 3 (PTX `.shared`).
+void promoteWorkgroupAllocations(gpu::GPUFuncOp fn);
+
 } // namespace mlir::fuel
 
 #endif // FUEL_CONVERSION_GPUKERNELS_H

@@ -206,6 +206,18 @@ def ConvertFuelToNVVMPass : Pass<"convert-fuel-to-nvvm", "mlir::ModuleOp"> {
        (8.6 for 10.x, 8.7 from 12.x). The kernel `func.func` stays as a
        private declaration with its `fuel.*` attributes and
        `fuel.ptx_entry` (its `.entry` name).
+       The fast schedules fuel-apply-schedules recorded are built instead
+       (docs/LOWERING.md, "CUDA: fast schedules"): a kernel with
+       `fuel.cuda_matmul` or `fuel.cuda_conv2d` gets the shared-memory
+       matmul body convert-fuel-to-spirv also builds (TiledMatmul.h), each
+       binding a static 1-D memref, its panels workgroup attributions
+       (`.shared`) between `gpu.barrier`s (`bar.sync`), `known_block_size`
+       its tiling's [x, y, 1]; a kernel with `fuel.row_kernel` gets
+       `buildRowKernel`'s body with its subgroup reductions lowered to
+       butterfly `gpu.shuffle`s over the warp (`shfl.sync`) and its warp
+       index `thread_id.x / S`. The limits they are checked against are the
+       topology's, completed from CUDA's table for the compute capability
+       (`getCudaLimits`).
     4. `convert-scf-to-cf`, `convert-gpu-to-nvvm` with the bare-pointer
        calling convention (each binding one pointer to its first element),
        `reconcile-unrealized-casts`. The libdevice calls that
@@ -229,12 +241,17 @@ def ConvertFuelToNVVMPass : Pass<"convert-fuel-to-nvvm", "mlir::ModuleOp"> {
 
     Errors: a libdevice function left without `cuda-toolkit` (at the call,
     naming it); a `cuda-toolkit` without `nvvm/libdevice/libdevice.10.bc`
-    (at the module); anything without an NVVM form fails the upstream
+    (at the module); at the kernel, a malformed fast-schedule record,
+    bindings it does not describe, a block size that is not its tiling's,
+    panels beyond `shared_memory_bytes` or a block beyond
+    `max_workgroup_invocations`, a row kernel sized for another warp size
+    than the device's; anything without an NVVM form fails the upstream
     conversion, at the op.
 
-    Known limits: one output element per thread, its reductions sequential
-    (the shared-memory and warp-shuffle schedules are not selected yet);
-    at most 2^31 - 1 threads per kernel.
+    Known limits: kernels without a fast schedule run one output element per
+    thread, their reductions sequential; the shared-memory kernel uses static
+    shared memory only (48 KiB), no tensor cores or double buffering; the
+    row kernels fold f32; at most 2^31 - 1 threads per kernel.
   }];
   let options = [
     Option<"cudaToolkit", "cuda-toolkit", "std::string", "\"\"",

@@ -3,9 +3,10 @@
 // convert-fuel-to-nvvm: each bufferized cuda kernel module becomes one
 // gpu.binary holding the PTX of all its kernels, through a gpu.func per
 // kernel (its workgroup scf.forall linearized over blocks and threads,
-// GpuKernels.h), the upstream gpu-to-nvvm conversion and LLVM's NVPTX
-// backend in-process (Passes.td has the contract, docs/LOWERING.md "CUDA"
-// the design).
+// GpuKernels.h; the shared-memory matmul and conv2d, TiledMatmul.h; the
+// warp row kernels, RowKernelFuncs.h), the upstream gpu-to-nvvm conversion
+// and LLVM's NVPTX backend in-process (Passes.td has the contract,
+// docs/LOWERING.md "CUDA" the design).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,11 +14,15 @@
 
 #include "fuel/Conversion/FuelToLLVM/CpuObject.h"
 #include "fuel/Conversion/GpuKernels.h"
+#include "fuel/Conversion/RowKernelFuncs.h"
+#include "fuel/Conversion/TiledMatmul.h"
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Dialect/Fuel/IR/GpuLimits.h"
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
 #include "fuel/Dialect/Fuel/Transforms/CudaKernels.h"
 #include "fuel/Dialect/Fuel/Transforms/VulkanKernels.h"
+#include "fuel/Dialect/Fuel/Transforms/VulkanRowKernels.h"
+#include "fuel/Planner/CudaLimits.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -37,17 +42,21 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/ModuleToObject.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
@@ -160,6 +169,9 @@ struct ConvertFuelToNVVMPass
     Base::getDependentDialects(registry);
     registry.insert<affine::AffineDialect, func::FuncDialect, LLVM::LLVMDialect,
                     NVVM::NVVMDialect>();
+    // fuel::gpu::buildRowKernel records a SPIR-V workgroup size on the
+    // kernels it builds, which the warp row kernels drop.
+    registry.insert<spirv::SPIRVDialect>();
     // The ConvertToLLVM interfaces convert-gpu-to-nvvm lowers the kernels'
     // ops through, and the translations to LLVM IR.
     arith::registerConvertArithToLLVMInterface(registry);
@@ -213,10 +225,115 @@ struct ConvertFuelToNVVMPass
     int32_t block[3] = {static_cast<int32_t>(size[0]), 1, 1};
     (*fn).setKnownBlockSizeAttr(
         DenseI32ArrayAttr::get(&getContext(), ArrayRef<int32_t>(block)));
+    declareEntry(kernel);
+    return success();
+  }
+
+  /// Leaves `kernel` the declaration its dispatches name, with its PTX entry.
+  void declareEntry(func::FuncOp kernel) {
     kernel.eraseBody();
     kernel.setPrivate();
     kernel->setAttr(kernel_attr::kPtxEntry,
                     StringAttr::get(&getContext(), kernel.getName()));
+  }
+
+  /// The block size `fuel.workgroup_size` records, as the gpu.func's known
+  /// block size (nvvm.maxntid).
+  void setBlockSize(func::FuncOp kernel, gpu::GPUFuncOp fn) {
+    auto size =
+        kernel->getAttrOfType<DenseI64ArrayAttr>(kernel_attr::kWorkgroupSize);
+    int32_t block[3] = {static_cast<int32_t>(size[0]),
+                        static_cast<int32_t>(size[1]),
+                        static_cast<int32_t>(size[2])};
+    fn.setKnownBlockSizeAttr(
+        DenseI32ArrayAttr::get(&getContext(), ArrayRef<int32_t>(block)));
+  }
+
+  /// The gpu.func of a kernel of the shared-memory matmul or conv2d
+  /// schedule (`fuel.cuda_matmul` / `fuel.cuda_conv2d`, TiledMatmul.h): each
+  /// binding one pointer to its first element, the panels in shared memory.
+  LogicalResult buildTiledKernel(func::FuncOp kernel,
+                                 gpu::GPUModuleOp gpuModule,
+                                 const ::fuel::plan::GpuLimits &limits) {
+    ::fuel::plan::GpuLimits table =
+        ::fuel::plan::cudaLimitsFor(::fuel::plan::kDefaultComputeCapability);
+    TiledMatmulTarget target;
+    target.backend = "cuda";
+    target.matmulAttr = kernel_attr::kCudaMatmul;
+    target.conv2dAttr = kernel_attr::kCudaConv2d;
+    target.defaultSharedMemoryBytes = table.sharedMemoryBytes;
+    target.defaultInvocations = table.maxWorkgroupInvocations;
+    auto argumentType = [](MemRefType binding) -> Type {
+      return MemRefType::get({binding.getNumElements()},
+                             binding.getElementType());
+    };
+    auto elementOffset = [](OpBuilder &, gpu::GPUFuncOp, unsigned) {
+      return Value();
+    };
+    target.argumentType = argumentType;
+    target.elementOffset = elementOffset;
+    FailureOr<gpu::GPUFuncOp> fn =
+        buildTiledMatmulFunc(kernel, gpuModule, target, limits);
+    if (failed(fn))
+      return failure();
+    setBlockSize(kernel, *fn);
+    promoteWorkgroupAllocations(*fn);
+    declareEntry(kernel);
+    return success();
+  }
+
+  /// The gpu.func of a kernel of the warp row schedule (`fuel.row_kernel`,
+  /// RowKernelFuncs.h): its subgroup reductions as butterfly `gpu.shuffle`s
+  /// over the warp (`shfl.sync.bfly`), the warp of thread t being t / S, its
+  /// workgroup buffer in shared memory. The record's S must be the device's
+  /// warp size.
+  LogicalResult buildWarpRowKernel(func::FuncOp kernel,
+                                   gpu::GPUModuleOp gpuModule,
+                                   const ::fuel::plan::GpuLimits &limits) {
+    auto tiling =
+        kernel->getAttrOfType<DenseI64ArrayAttr>(kernel_attr::kRowTiling);
+    if (tiling && tiling.size() == 4 &&
+        tiling[2] != int64_t(limits.subgroupSize))
+      return kernel.emitError()
+             << "kernel " << describeKernel(kernel)
+             << ": its row kernel was sized for warps of " << tiling[2]
+             << " threads, but the device's subgroup_size is "
+             << limits.subgroupSize;
+    FailureOr<gpu::GPUFuncOp> built = buildRowKernelFunc(kernel, gpuModule);
+    if (failed(built))
+      return failure();
+    gpu::GPUFuncOp fn = *built;
+    const int64_t warp = tiling[2];
+    fn->removeAttr(spirv::getEntryPointABIAttrName());
+    setBlockSize(kernel, fn);
+    promoteWorkgroupAllocations(fn);
+    // CUDA forms warps of consecutive thread indices: a 1-D block's warp
+    // of thread t is t / S.
+    SmallVector<gpu::SubgroupIdOp> ids;
+    fn.walk([&](gpu::SubgroupIdOp op) { ids.push_back(op); });
+    for (gpu::SubgroupIdOp op : ids) {
+      OpBuilder b(op);
+      Value tid = gpu::ThreadIdOp::create(b, op.getLoc(), gpu::Dimension::x);
+      Value id = arith::DivUIOp::create(
+          b, op.getLoc(), tid,
+          arith::ConstantIndexOp::create(b, op.getLoc(), warp));
+      op.replaceAllUsesWith(id);
+      op.erase();
+    }
+    RewritePatternSet patterns(&getContext());
+    populateGpuLowerSubgroupReduceToShufflePatterns(
+        patterns, static_cast<unsigned>(warp), /*shuffleBitwidth=*/32);
+    if (failed(applyPatternsGreedily(fn, std::move(patterns))))
+      return kernel.emitError() << "kernel " << describeKernel(kernel)
+                                << ": lowering its warp reductions to "
+                                   "shuffles did not converge";
+    bool left = false;
+    fn.walk([&](gpu::SubgroupReduceOp) { left = true; });
+    if (left)
+      return kernel.emitError()
+             << "kernel " << describeKernel(kernel)
+             << ": a subgroup reduction has no warp-shuffle form";
+    declareEntry(kernel);
     return success();
   }
 
@@ -326,9 +443,18 @@ struct ConvertFuelToNVVMPass
     auto gpuModule = gpu::GPUModuleOp::create(
         b, kernels.getLoc(), name,
         ArrayAttr::get(ctx, ArrayRef<Attribute>{target}));
-    for (func::FuncOp kernel : funcs)
-      if (failed(buildKernel(kernel, gpuModule)))
+    ::fuel::plan::GpuLimits limits =
+        getCudaLimits(getOperation(), toPlan(exe.getDevice()));
+    for (func::FuncOp kernel : funcs) {
+      LogicalResult built = kernel->hasAttr(kernel_attr::kCudaMatmul) ||
+                                    kernel->hasAttr(kernel_attr::kCudaConv2d)
+                                ? buildTiledKernel(kernel, gpuModule, limits)
+                            : kernel->hasAttr(kernel_attr::kRowKernel)
+                                ? buildWarpRowKernel(kernel, gpuModule, limits)
+                                : buildKernel(kernel, gpuModule);
+      if (failed(built))
         return failure();
+    }
 
     OpPassManager pm(ModuleOp::getOperationName());
     OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();

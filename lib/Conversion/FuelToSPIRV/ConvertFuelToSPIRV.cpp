@@ -10,11 +10,9 @@
 
 #include "fuel/Conversion/Passes.h"
 
-#include "TiledMatmul.h"
-
 #include "fuel/Conversion/GpuKernels.h"
-
-#include "fuel/Conversion/FuelToSPIRV/RowKernelFuncs.h"
+#include "fuel/Conversion/RowKernelFuncs.h"
+#include "fuel/Conversion/TiledMatmul.h"
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Dialect/Fuel/IR/GpuLimits.h"
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
@@ -301,6 +299,50 @@ struct ConvertFuelToSPIRVPass
     return success();
   }
 
+  /// The gpu.func of a kernel of the shared-memory matmul schedule
+  /// (TiledMatmul.h): runtime arrays from element `offset_i`, push
+  /// constant `i` of `pushCount` words, the tiling's LocalSize.
+  LogicalResult
+  buildTiledGpuFunc(func::FuncOp kernel, gpu::GPUModuleOp gpuModule,
+                    unsigned pushCount,
+                    const std::optional<::fuel::plan::GpuLimits> &limits) {
+    MLIRContext *ctx = &getContext();
+    TiledMatmulTarget target;
+    target.backend = "vulkan";
+    target.matmulAttr = kernel_attr::kVulkanMatmul;
+    target.conv2dAttr = kernel_attr::kVulkanConv2d;
+    target.defaultSharedMemoryBytes = kVulkanMinSharedMemoryBytes;
+    target.defaultInvocations = kVulkanMinWorkgroupInvocations;
+    auto argumentType = [](MemRefType binding) -> Type {
+      return MemRefType::get({ShapedType::kDynamic}, binding.getElementType());
+    };
+    auto elementOffset = [&](OpBuilder &b, gpu::GPUFuncOp fn,
+                             unsigned index) -> Value {
+      Value word =
+          spirv::getPushConstantValue(fn, pushCount, index, b.getI32Type(), b);
+      return arith::IndexCastUIOp::create(b, fn.getLoc(), b.getIndexType(),
+                                          word);
+    };
+    target.argumentType = argumentType;
+    target.elementOffset = elementOffset;
+    FailureOr<gpu::GPUFuncOp> fn =
+        buildTiledMatmulFunc(kernel, gpuModule, target, limits);
+    if (failed(fn))
+      return failure();
+    auto size =
+        kernel->getAttrOfType<DenseI64ArrayAttr>(kernel_attr::kWorkgroupSize);
+    int32_t abiSize[3] = {static_cast<int32_t>(size[0]),
+                          static_cast<int32_t>(size[1]), 1};
+    (*fn)->setAttr(spirv::getEntryPointABIAttrName(),
+                   spirv::getEntryPointABIAttr(ctx, abiSize));
+    // The declaration the program's dispatches keep naming.
+    kernel.eraseBody();
+    kernel.setPrivate();
+    kernel->setAttr(kernel_attr::kSpirvEntry,
+                    StringAttr::get(ctx, kernel.getName()));
+    return success();
+  }
+
   /// kTargetEnv, with the subgroup capabilities and the subgroup size
   /// where a kernel of the row schedule uses subgroup operations.
   static std::string targetEnvFor(ArrayRef<func::FuncOp> funcs) {
@@ -354,7 +396,7 @@ struct ConvertFuelToSPIRVPass
       // The shared-memory matmul and conv2d schedules (TiledMatmul.cpp).
       if (kernel->hasAttr(kernel_attr::kVulkanMatmul) ||
           kernel->hasAttr(kernel_attr::kVulkanConv2d)) {
-        if (failed(buildTiledMatmulFunc(
+        if (failed(buildTiledGpuFunc(
                 kernel, gpuModule, pushCount,
                 getGpuLimits(getOperation(), toPlan(exe.getDevice())))))
           return failure();

@@ -210,3 +210,27 @@ FailureOr<gpu::GPUFuncOp> mlir::fuel::buildLinearizedGpuFunc(
   gpu::ReturnOp::create(b, loc);
   return fn;
 }
+
+void mlir::fuel::promoteWorkgroupAllocations(gpu::GPUFuncOp fn) {
+  constexpr int64_t kWorkgroupMemorySpace = 3;
+  SmallVector<memref::AllocOp> allocs;
+  fn.walk([&](memref::AllocOp alloc) {
+    auto space =
+        dyn_cast_or_null<IntegerAttr>(alloc.getType().getMemorySpace());
+    if (space && space.getInt() == kWorkgroupMemorySpace)
+      allocs.push_back(alloc);
+  });
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(fn.getContext(), gpu::AddressSpace::Workgroup);
+  for (memref::AllocOp alloc : allocs) {
+    MemRefType type = alloc.getType();
+    BlockArgument buffer = fn.addWorkgroupAttribution(
+        MemRefType::get(type.getShape(), type.getElementType(),
+                        type.getLayout(), workgroup),
+        alloc.getLoc());
+    // Only loads and stores use the buffers, whose types do not depend on
+    // the memory space.
+    alloc.getResult().replaceAllUsesWith(buffer);
+    alloc.erase();
+  }
+}

@@ -18,7 +18,9 @@
 // planner placing them, and every node pinned to cuda:0) give executables
 // whose CUDA segment the runtime's loader accepts: PTX text for the
 // topology's chip with an .entry for every kernel the module lists, each
-// with its block size (fuel-run --dump loads and verifies the file).
+// with its block size (fuel-run --dump loads and verifies the file): 256
+// threads for the per-element kernels, 32 x 16 for the shared-memory
+// matmuls and convolutions, 256 for a warp row kernel.
 
 // PLACED: cuda:0 ptx {{[0-9]+}} bytes
 // PLACED-NEXT: ptx version 8.0 target sm_90 entries
@@ -26,7 +28,7 @@
 // CHECK: modules 1
 // CHECK-NEXT: [0] cuda:0 ptx {{[0-9]+}} bytes, {{[0-9]+}} kernels
 // CHECK-NEXT: ptx version 8.0 target sm_90 entries "
-// CHECK-NEXT: kernel [0] "{{[a-z0-9_]+}}_0" workspace 0 workgroup [256, 1, 1]
+// CHECK-NEXT: kernel [0] "{{[a-z0-9_]+}}_0" workspace 0 workgroup [{{256, 1|32, 16}}, 1]
 // CHECK: dispatch module 0 kernel {{[0-9]+}} on cuda:0
 
 // SM80: ptx version 8.0 target sm_80 entries

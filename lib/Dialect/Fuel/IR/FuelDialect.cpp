@@ -292,15 +292,17 @@ LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,
                              << value;
     return success();
   }
-  // A vulkan matmul's shared-memory schedule, or why it keeps the
-  // per-element one (docs/LOWERING.md, "Vulkan: fast schedules").
-  if (name == "fuel.vulkan_matmul" || name == "fuel.vulkan_conv2d") {
+  // A vulkan or cuda matmul's shared-memory schedule, or why it keeps the
+  // per-element one (docs/LOWERING.md, "Vulkan: fast schedules", "CUDA").
+  if (name == "fuel.vulkan_matmul" || name == "fuel.vulkan_conv2d" ||
+      name == "fuel.cuda_matmul" || name == "fuel.cuda_conv2d") {
     if (!isa<DictionaryAttr>(value) || !isa<FunctionOpInterface>(op))
       return op->emitError()
              << "'" << name << "' must be a dictionary on a kernel function";
     return success();
   }
-  if (name == "fuel.vulkan_schedule_note") {
+  if (name == "fuel.vulkan_schedule_note" ||
+      name == "fuel.cuda_schedule_note") {
     if (!isa<StringAttr>(value) || !isa<FunctionOpInterface>(op))
       return op->emitError()
              << "'" << name << "' must be a string on a kernel function";

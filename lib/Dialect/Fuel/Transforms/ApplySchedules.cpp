@@ -15,6 +15,7 @@
 #include "fuel/Dialect/Fuel/IR/GpuLimits.h"
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
 #include "fuel/Dialect/Fuel/Transforms/CudaKernels.h"
+#include "fuel/Dialect/Fuel/Transforms/GpuMatmul.h"
 #include "fuel/Dialect/Fuel/Transforms/PackMatmul.h"
 #include "fuel/Dialect/Fuel/Transforms/VulkanKernels.h"
 #include "fuel/Dialect/Fuel/Transforms/VulkanRowKernels.h"
@@ -662,22 +663,84 @@ struct ApplySchedulesPass
     return kind && kind.getValue() == "conv2d";
   }
 
+  /// The GPU matmul schedule an option names; an error at the module for
+  /// any other value.
+  FailureOr<GpuMatmulSchedule> parseMatmulSchedule(StringRef option,
+                                                   StringRef value) {
+    std::optional<GpuMatmulSchedule> mode =
+        llvm::StringSwitch<std::optional<GpuMatmulSchedule>>(value)
+            .Case("auto", GpuMatmulSchedule::Automatic)
+            .Case("tiled", GpuMatmulSchedule::Tiled)
+            .Case("per-element", GpuMatmulSchedule::PerElement)
+            .Default(std::nullopt);
+    if (!mode)
+      return getOperation().emitError()
+             << "fuel-apply-schedules: " << option
+             << " must be 'auto', 'tiled' or 'per-element', got '" << value
+             << "'";
+    return *mode;
+  }
+
+  /// The row schedule an option names (`subgroupName` is the fast one's
+  /// spelling: 'subgroup' on Vulkan, 'warp' on CUDA); an error at the
+  /// module for any other value.
+  FailureOr<RowScheduleMode> parseRowSchedule(StringRef option, StringRef value,
+                                              StringRef subgroupName) {
+    std::optional<RowScheduleMode> mode;
+    if (value == "auto")
+      mode = RowScheduleMode::Auto;
+    else if (value == subgroupName)
+      mode = RowScheduleMode::Subgroup;
+    else if (value == "per-element")
+      mode = RowScheduleMode::PerElement;
+    if (!mode)
+      return getOperation().emitError()
+             << "fuel-apply-schedules: '" << option << "' is '" << value
+             << "'; expected 'auto', '" << subgroupName << "' or 'per-element'";
+    return *mode;
+  }
+
+  /// Gives a GPU kernel its fast schedule where one applies: the row
+  /// schedule (a row reduction or softmax), the shared-memory matmul or
+  /// conv2d (GpuMatmul.h); true when it took one, whose body the target's
+  /// conversion builds.
+  FailureOr<bool> scheduleFastGpuKernel(func::FuncOp kernel,
+                                        const ::fuel::plan::GpuLimits *limits,
+                                        RowScheduleMode rowMode,
+                                        int64_t maxRows, StringRef rowNote,
+                                        GpuMatmulSchedule matmulMode,
+                                        unsigned block,
+                                        const GpuMatmulTarget &target) {
+    FailureOr<bool> row =
+        scheduleGpuRowKernel(kernel, limits, rowMode, maxRows, rowNote);
+    if (failed(row) || *row)
+      return row;
+    if (matmulMode == GpuMatmulSchedule::PerElement)
+      return false;
+    if (isVulkanMatmulKind(kernel))
+      return scheduleGpuMatmul(kernel, limits, block, matmulMode, target);
+    if (isVulkanConvKind(kernel))
+      return scheduleGpuConv2d(kernel, limits, block, matmulMode, target);
+    return false;
+  }
+
   void runOnOperation() override {
     ModuleOp root = getOperation();
-    if (vulkanMatmul == "auto")
-      matmulSchedule = VulkanMatmulSchedule::Automatic;
-    else if (vulkanMatmul == "tiled")
-      matmulSchedule = VulkanMatmulSchedule::Tiled;
-    else if (vulkanMatmul == "per-element")
-      matmulSchedule = VulkanMatmulSchedule::PerElement;
-    else {
-      root.emitError() << "fuel-apply-schedules: vulkan-matmul must be "
-                          "'auto', 'tiled' or 'per-element', got '"
-                       << vulkanMatmul << "'";
+    FailureOr<GpuMatmulSchedule> vulkanMatmulMode =
+        parseMatmulSchedule("vulkan-matmul", vulkanMatmul);
+    FailureOr<GpuMatmulSchedule> cudaMatmulMode =
+        parseMatmulSchedule("cuda-matmul", cudaMatmul);
+    FailureOr<RowScheduleMode> vulkanRowMode = parseRowSchedule(
+        "vulkan-row-schedule", vulkanRowSchedule.getValue(), "subgroup");
+    FailureOr<RowScheduleMode> cudaRowMode =
+        parseRowSchedule("cuda-row-schedule", cudaRowSchedule, "warp");
+    if (failed(vulkanMatmulMode) || failed(cudaMatmulMode) ||
+        failed(vulkanRowMode) || failed(cudaRowMode))
       return signalPassFailure();
-    }
-    matmulBlock =
-        vulkanMatmulBlock ? vulkanMatmulBlock : kVulkanMatmulDefaultBlock;
+    unsigned vulkanBlock =
+        vulkanMatmulBlock ? vulkanMatmulBlock : kGpuMatmulDefaultBlock;
+    unsigned cudaBlock =
+        cudaMatmulBlock ? cudaMatmulBlock : kGpuMatmulDefaultBlock;
     std::map<std::string, OwningOpRef<ModuleOp>> parsed;
     schedules = &parsed;
     for (ModuleOp kernels : getCpuKernelModules(root)) {
@@ -712,56 +775,45 @@ struct ApplySchedulesPass
       std::optional<::fuel::plan::GpuLimits> limits =
           getGpuLimits(root, toPlan(exe.getDevice()));
       uint32_t workgroupSize = vulkanWorkgroupSize(limits ? &*limits : nullptr);
-      std::optional<RowScheduleMode> rowMode =
-          llvm::StringSwitch<std::optional<RowScheduleMode>>(
-              vulkanRowSchedule.getValue())
-              .Case("auto", RowScheduleMode::Auto)
-              .Case("subgroup", RowScheduleMode::Subgroup)
-              .Case("per-element", RowScheduleMode::PerElement)
-              .Default(std::nullopt);
-      if (!rowMode) {
-        root.emitError() << "fuel-apply-schedules: 'vulkan-row-schedule' is '"
-                         << vulkanRowSchedule.getValue()
-                         << "'; expected 'auto', 'subgroup' or 'per-element'";
-        return signalPassFailure();
-      }
       for (func::FuncOp kernel : getKernelFuncs(kernels)) {
         if (!kernel->hasAttr(kernel_attr::kSchedule))
           continue;
-        // A row reduction or softmax may take the subgroup row schedule,
-        // which convert-fuel-to-spirv builds.
-        FailureOr<bool> row = scheduleVulkanRowKernel(
-            kernel, limits ? &*limits : nullptr, *rowMode);
-        if (failed(row))
+        // A row reduction or softmax may take the subgroup row schedule, a
+        // matmul, batch_matmul or conv2d the shared-memory one
+        // (GpuMatmul.cpp); convert-fuel-to-spirv builds their bodies.
+        FailureOr<bool> fast = scheduleFastGpuKernel(
+            kernel, limits ? &*limits : nullptr, *vulkanRowMode,
+            kVulkanMaxWorkgroupCount, /*rowNote=*/{}, *vulkanMatmulMode,
+            vulkanBlock, vulkanMatmulTarget());
+        if (failed(fast))
           return signalPassFailure();
-        if (*row)
-          continue;
-        // Matmul kernels: the shared-memory schedule where it applies
-        // (VulkanMatmul.cpp); convert-fuel-to-spirv builds its body.
-        if (matmulSchedule != VulkanMatmulSchedule::PerElement &&
-            isVulkanMatmulKind(kernel) &&
-            scheduleVulkanMatmul(kernel, limits ? &*limits : nullptr,
-                                 matmulBlock, matmulSchedule))
-          continue;
-        if (matmulSchedule != VulkanMatmulSchedule::PerElement &&
-            isVulkanConvKind(kernel) &&
-            scheduleVulkanConv2d(kernel, limits ? &*limits : nullptr,
-                                 matmulBlock, matmulSchedule))
+        if (*fast)
           continue;
         if (failed(applyOne(kernel, "vulkan", workgroupSize)))
           return signalPassFailure();
       }
     }
-    // CUDA kernels: the schedules' @cuda sequences, or the shared GPU
-    // schedules' @gpu (resolveSchedulePath), the block size from the
-    // device's limits (cudaBlockSize).
+    // CUDA kernels: the warp row schedule and the shared-memory matmul and
+    // conv2d where they apply (convert-fuel-to-nvvm builds them), else the
+    // schedules' @cuda sequences, or the shared GPU schedules' @gpu
+    // (resolveSchedulePath), the block size from the device's limits
+    // (getCudaLimits: the topology's, the rest from CUDA's table for the
+    // compute capability; cudaBlockSize).
     for (ModuleOp kernels : getCudaKernelModules(root)) {
       auto exe = kernels->getParentOfType<ExecutableOp>();
-      std::optional<::fuel::plan::GpuLimits> limits =
-          getGpuLimits(root, toPlan(exe.getDevice()));
-      uint32_t blockSize = cudaBlockSize(limits ? &*limits : nullptr);
+      ::fuel::plan::GpuLimits limits =
+          getCudaLimits(root, toPlan(exe.getDevice()));
+      uint32_t blockSize = cudaBlockSize(&limits);
       for (func::FuncOp kernel : getKernelFuncs(kernels)) {
         if (!kernel->hasAttr(kernel_attr::kSchedule))
+          continue;
+        FailureOr<bool> fast = scheduleFastGpuKernel(
+            kernel, &limits, *cudaRowMode, kCudaMaxGridX,
+            kernel_attr::kCudaScheduleNote, *cudaMatmulMode, cudaBlock,
+            cudaMatmulTarget());
+        if (failed(fast))
+          return signalPassFailure();
+        if (*fast)
           continue;
         if (failed(applyOne(kernel, "cuda", blockSize, DeviceKind::cuda)))
           return signalPassFailure();
@@ -769,8 +821,6 @@ struct ApplySchedulesPass
     }
   }
 
-  VulkanMatmulSchedule matmulSchedule = VulkanMatmulSchedule::Automatic;
-  unsigned matmulBlock = kVulkanMatmulDefaultBlock;
   /// The schedules parsed in this run, by path.
   std::map<std::string, OwningOpRef<ModuleOp>> *schedules = nullptr;
 };

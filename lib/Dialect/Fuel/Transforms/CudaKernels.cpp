@@ -1,12 +1,15 @@
 //===- CudaKernels.cpp - The PTX of a cuda kernel module ------------------===//
 //
-// Reads the PTX text that convert-fuel-to-nvvm leaves in a cuda
-// executable's kernel module, for fuel-serialize-executable and the test
-// pass that writes it out.
+// The limits CUDA code generation sizes kernels with, and the PTX text that
+// convert-fuel-to-nvvm leaves in a cuda executable's kernel module, for
+// fuel-serialize-executable and the test pass that writes it out.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuel/Dialect/Fuel/Transforms/CudaKernels.h"
+
+#include "fuel/Dialect/Fuel/IR/GpuLimits.h"
+#include "fuel/Planner/CudaLimits.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -25,4 +28,11 @@ FailureOr<StringRef> mlir::fuel::getKernelModulePtx(ModuleOp kernels) {
   if (!object || object.getFormat() != gpu::CompilationTarget::Assembly)
     return binary.emitError("expected one #gpu.object of PTX assembly");
   return object.getObject().getValue();
+}
+
+::fuel::plan::GpuLimits
+mlir::fuel::getCudaLimits(ModuleOp module, const ::fuel::Device &device) {
+  std::optional<::fuel::plan::GpuLimits> stated = getGpuLimits(module, device);
+  return ::fuel::plan::completeCudaLimits(getComputeCapability(module, device),
+                                          stated ? &*stated : nullptr);
 }

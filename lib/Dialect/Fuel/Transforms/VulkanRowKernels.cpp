@@ -188,15 +188,24 @@ mlir::fuel::matchVulkanRowKernel(func::FuncOp kernel) {
   return std::nullopt;
 }
 
-FailureOr<bool>
-mlir::fuel::scheduleVulkanRowKernel(func::FuncOp kernel,
-                                    const ::fuel::plan::GpuLimits *limits,
-                                    RowScheduleMode mode) {
-  if (mode == RowScheduleMode::PerElement || !limits)
+FailureOr<bool> mlir::fuel::scheduleGpuRowKernel(
+    func::FuncOp kernel, const ::fuel::plan::GpuLimits *limits,
+    RowScheduleMode mode, int64_t maxRows, StringRef noteAttr) {
+  if ((mode == RowScheduleMode::PerElement || !limits) && noteAttr.empty())
     return false;
   std::optional<VulkanRowKernel> row = matchVulkanRowKernel(kernel);
   if (!row)
     return false;
+  auto note = [&](const Twine &why) {
+    if (!noteAttr.empty())
+      kernel->setAttr(noteAttr, StringAttr::get(kernel.getContext(),
+                                                "per-element: " + why));
+    return false;
+  };
+  if (mode == RowScheduleMode::PerElement)
+    return note("the row schedule option is 'per-element'");
+  if (!limits)
+    return note("the topology gives no gpu limits for this device");
   llvm::Expected<::fuel::target::ReductionTiling> tiling =
       ::fuel::target::chooseReductionTiling(*limits, row->cols);
   if (!tiling)
@@ -211,13 +220,19 @@ mlir::fuel::scheduleVulkanRowKernel(func::FuncOp kernel,
            << ": the subgroup row schedule needs a power-of-two "
               "'subgroup_size' in the device's limits, got "
            << sg;
-  bool subgroup =
-      mode == RowScheduleMode::Subgroup
-          ? row->rows <= kVulkanMaxWorkgroupCount
-          : ::fuel::target::chooseRowSchedule(*limits, row->rows, row->cols) ==
-                ::fuel::target::RowSchedule::Subgroup;
-  if (!subgroup)
-    return false;
+  if (mode == RowScheduleMode::Subgroup && row->rows > maxRows)
+    return note("its " + Twine(row->rows) + " rows are more than the " +
+                Twine(maxRows) + " workgroups of the grid");
+  if (mode == RowScheduleMode::Auto &&
+      ::fuel::target::chooseRowSchedule(*limits, row->rows, row->cols) !=
+          ::fuel::target::RowSchedule::Subgroup)
+    return note(Twine(row->rows) + " rows of " + Twine(row->cols) +
+                " columns: the measured rule takes the subgroup schedule "
+                "only for fewer rows than the subgroup size (" +
+                Twine(sg) + ") of at least " +
+                Twine(::fuel::target::kRowScheduleColumnsPerInvocation) +
+                " columns per invocation of its " +
+                Twine(tiling->workgroupSize) + "-wide workgroup");
   Builder b(kernel.getContext());
   kernel->setAttr(kernel_attr::kRowKernel,
                   b.getStringAttr(stringifyRowKernelKind(row->kind)));

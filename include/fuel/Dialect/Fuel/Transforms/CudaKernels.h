@@ -12,6 +12,7 @@
 #define FUEL_DIALECT_FUEL_TRANSFORMS_CUDAKERNELS_H
 
 #include "fuel/Planner/Topology.h"
+#include "fuel/Support/Device.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -28,6 +29,17 @@ namespace kernel_attr {
 /// On a cuda kernel lowered by convert-fuel-to-nvvm (a declaration): the
 /// name of its `.entry` in the executable's PTX.
 inline constexpr llvm::StringLiteral kPtxEntry = "fuel.ptx_entry";
+/// On a cuda matmul or batch_matmul kernel that takes the shared-memory
+/// schedule: the record of `fuel.vulkan_matmul` (GpuMatmul.h), from which
+/// convert-fuel-to-nvvm builds the kernel (docs/LOWERING.md, "CUDA").
+inline constexpr llvm::StringLiteral kCudaMatmul = "fuel.cuda_matmul";
+/// On a cuda conv2d kernel that takes the shared-memory schedule: the
+/// record of `fuel.vulkan_conv2d`.
+inline constexpr llvm::StringLiteral kCudaConv2d = "fuel.cuda_conv2d";
+/// On a cuda matmul, batch_matmul, conv2d or row kernel that keeps the
+/// per-element schedule: why (a string).
+inline constexpr llvm::StringLiteral kCudaScheduleNote =
+    "fuel.cuda_schedule_note";
 } // namespace kernel_attr
 
 /// Threads per block the generic (one output element per thread) CUDA
@@ -37,9 +49,10 @@ inline constexpr uint32_t kCudaPreferredBlockSize = 256;
 /// what code generation assumes for a limit the topology leaves unknown.
 inline constexpr uint32_t kCudaMaxThreadsPerBlock = 1024;
 /// CUDA's grid limits since compute capability 3.0: 2^31 - 1 blocks in x,
-/// 65535 in y.
+/// 65535 in y and in z.
 inline constexpr int64_t kCudaMaxGridX = 2147483647;
 inline constexpr int64_t kCudaMaxGridY = 65535;
+inline constexpr int64_t kCudaMaxGridZ = 65535;
 
 /// The 1-D block size of a generic CUDA kernel: kCudaPreferredBlockSize,
 /// capped by the device's thread limits, rounded down to whole warps where
@@ -59,6 +72,13 @@ inline uint32_t cudaBlockSize(const ::fuel::plan::GpuLimits *limits) {
     size -= size % limits->subgroupSize;
   return std::max<uint32_t>(size, 1);
 }
+
+/// The limits CUDA code generation sizes the kernels of `device` with: the
+/// device's `limits` in the module's topology, each figure they leave
+/// unknown (or all, without limits) from CUDA's table for the device's
+/// compute capability (fuel::plan::completeCudaLimits, docs/TOPOLOGY.md).
+::fuel::plan::GpuLimits getCudaLimits(ModuleOp module,
+                                      const ::fuel::Device &device);
 
 /// The LLVM NVPTX features of a chip: the PTX ISA version to emit, the
 /// lowest that both covers the chip and is at least 8.0 (CUDA 12.0, which

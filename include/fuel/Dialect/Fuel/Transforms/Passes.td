@@ -722,7 +722,7 @@ def FuelApplySchedulesPass
     Vulkan kernels take their schedule's `@vulkan` sequence, with the
     workgroup size from the device's limits (docs/LOWERING.md, "Vulkan"),
     except matmul and batch_matmul kernels that take the shared-memory
-    schedule (VulkanMatmul.cpp, `vulkan-matmul=auto`; the option's
+    schedule (GpuMatmul.cpp, `vulkan-matmul=auto`; the option's
     `tiled` also takes it for matmuls smaller than one tile, and the same
     choice applies to plain conv2d kernels): a plain matmul or
     batch_matmul (default maps, f32, static shapes, C filled with a
@@ -746,7 +746,24 @@ def FuelApplySchedulesPass
     one that is not normalized, static and at most 3-D. An unknown target
     CPU or feature is an error at the kernel module.
 
-    An unknown `vulkan-matmul` value is an error at the module.
+    CUDA kernels (docs/LOWERING.md, "CUDA"): the same choices, sized from
+    the device's limits completed from CUDA's table for its compute
+    capability (`mlir::fuel::getCudaLimits`: warp 32, 48 KiB of static
+    shared memory, 1024 threads per block where the topology states
+    none). A row reduction or softmax takes the warp row schedule by
+    `cuda-row-schedule` (`auto` by `chooseRowSchedule`, `warp`, or
+    `per-element`): `fuel.row_kernel` and `fuel.row_tiling` as on Vulkan,
+    built by convert-fuel-to-nvvm with `gpu.shuffle` (PTX `shfl.sync`). A
+    plain matmul, batch_matmul or conv2d takes the shared-memory schedule
+    by `cuda-matmul` (`auto`, `tiled`, `per-element`; tiles of
+    `cuda-matmul-block`): `fuel.cuda_matmul` or `fuel.cuda_conv2d`, the
+    records of the Vulkan ones, with CUDA's grid (2^31 - 1 x 65535 x
+    65535). A matched kernel that keeps the per-element schedule records
+    why as `fuel.cuda_schedule_note` ("per-element: ..."). Every other
+    cuda kernel takes its `@cuda` or `@gpu` sequence.
+
+    An unknown `vulkan-matmul`, `cuda-matmul`, `vulkan-row-schedule` or
+    `cuda-row-schedule` value is an error at the module.
 
     Known limits: one kernel at a time (payload root = the function), so
     schedules never see two kernels; the workspace is always 0; a matmul
@@ -774,6 +791,19 @@ def FuelApplySchedulesPass
     Option<"vulkanMatmulBlock", "vulkan-matmul-block", "unsigned", "0",
            "Elements of C per invocation, along M and along N, of the "
            "shared-memory matmul (0: the default, 4)">,
+    Option<"cudaMatmul", "cuda-matmul", "std::string", "\"auto\"",
+           "CUDA matmul, batch_matmul and conv2d kernels: 'auto' (the "
+           "shared-memory schedule where the kernel and the device's limits "
+           "allow it and the matmul fills one tile), 'tiled' (also for "
+           "smaller ones) or 'per-element'">,
+    Option<"cudaMatmulBlock", "cuda-matmul-block", "unsigned", "0",
+           "Elements of C per thread, along M and along N, of the CUDA "
+           "shared-memory matmul (0: the default, 4)">,
+    Option<"cudaRowSchedule", "cuda-row-schedule", "std::string",
+           "\"auto\"",
+           "Row reductions and softmax on CUDA: 'auto' (by the measured "
+           "rule, fuel::target::chooseRowSchedule), 'warp' (warp shuffles "
+           "whenever the kernel matches) or 'per-element'">,
   ];
 }
 

@@ -38,9 +38,9 @@ namespace kernel_attr {
 /// z>), set by fuel-apply-schedules; the SPIR-V entry point's LocalSize.
 inline constexpr llvm::StringLiteral kWorkgroupSize = "fuel.workgroup_size";
 /// On a vulkan matmul or batch_matmul kernel that takes the shared-memory
-/// schedule (fuel-apply-schedules): a dictionary {a, b, c (binding
-/// indices), batch, m, n, k, tile = array<i64: TM, TN, TK>, block =
-/// array<i64: RM, RN>, init (the fill value of C)}, from which
+/// schedule (fuel-apply-schedules, GpuMatmul.h): a dictionary {a, b, c
+/// (binding indices), batch, m, n, k, tile = array<i64: TM, TN, TK>, block
+/// = array<i64: RM, RN>, init (the fill value of C)}, from which
 /// convert-fuel-to-spirv builds the kernel (docs/LOWERING.md, "Vulkan:
 /// fast schedules").
 inline constexpr llvm::StringLiteral kVulkanMatmul = "fuel.vulkan_matmul";
@@ -73,6 +73,9 @@ inline constexpr uint32_t kVulkanPreferredWorkgroupSize = 64;
 /// maxComputeWorkGroupSize[0]: what codegen assumes for a limit the topology
 /// leaves unknown (0).
 inline constexpr uint32_t kVulkanMinWorkgroupInvocations = 128;
+
+/// Vulkan's guaranteed minimum of maxComputeSharedMemorySize, in bytes.
+inline constexpr uint64_t kVulkanMinSharedMemoryBytes = 16384;
 
 /// Vulkan's guaranteed minimum of maxComputeWorkGroupCount, per dimension.
 inline constexpr int64_t kVulkanMaxWorkgroupCount = 65535;
@@ -110,52 +113,6 @@ struct VulkanForallSpace {
 /// positive.
 FailureOr<VulkanForallSpace> getVulkanForallSpace(Operation *kernel,
                                                   scf::ForallOp forall);
-
-/// How fuel-apply-schedules schedules vulkan matmul and batch_matmul
-/// kernels (its `vulkan-matmul` option).
-enum class VulkanMatmulSchedule {
-  /// The shared-memory schedule wherever the kernel and the limits allow
-  /// it and the matmul fills at least one tile along M and along N (smaller
-  /// ones are faster per element: docs/PERFORMANCE.md, "Vulkan matmul and
-  /// conv2d through the pipeline"), else the per-element one.
-  Automatic,
-  /// The shared-memory schedule wherever the kernel and the limits allow
-  /// it, whatever the shape.
-  Tiled,
-  /// Always the per-element schedule (the baseline of the benchmarks).
-  PerElement,
-};
-
-/// The elements of C one invocation of the shared-memory matmul computes
-/// along M and along N by default (the fastest block on lavapipe,
-/// docs/PERFORMANCE.md "Vulkan matmul through the pipeline").
-inline constexpr unsigned kVulkanMatmulDefaultBlock = 4;
-
-/// Gives `kernel` the shared-memory matmul schedule when it is a plain
-/// matmul or batch_matmul (default maps, f32, static shapes, C filled with
-/// a constant, no other linalg op) and `limits` allow it: the tiles of
-/// fuel::target::chooseMatmulTiling(limits, ..., block), recorded as
-/// `fuel.vulkan_matmul`, `fuel.workgroup_size` = [TN / RN, TM / RM, 1] and
-/// `fuel.workgroups` = [ceil(N / TN), ceil(M / TM), batch]; under
-/// VulkanMatmulSchedule::Automatic only when M >= TM and N >= TN. Returns
-/// false
-/// when the kernel takes the per-element schedule instead, its reason (a
-/// missing or too small limit is named) recorded as
-/// `fuel.vulkan_schedule_note`; the kernel's body is unchanged either way.
-bool scheduleVulkanMatmul(func::FuncOp kernel,
-                          const ::fuel::plan::GpuLimits *limits, unsigned block,
-                          VulkanMatmulSchedule mode);
-
-/// Gives `kernel` the shared-memory schedule of a convolution when it is a
-/// plain linalg.conv_2d_nchw_fchw or conv_2d_nhwc_hwcf (f32, static
-/// shapes, the output filled with a constant, no other linalg op) and
-/// `limits` allow it: the tiles of fuel::target::chooseConv2dTiling,
-/// recorded as `fuel.vulkan_conv2d`, `fuel.workgroup_size` and
-/// `fuel.workgroups` = [ceil(gemmN / TN), ceil(gemmM / TM), N]. Otherwise
-/// returns false with `fuel.vulkan_schedule_note`, as scheduleVulkanMatmul.
-bool scheduleVulkanConv2d(func::FuncOp kernel,
-                          const ::fuel::plan::GpuLimits *limits, unsigned block,
-                          VulkanMatmulSchedule mode);
 
 } // namespace mlir::fuel
 

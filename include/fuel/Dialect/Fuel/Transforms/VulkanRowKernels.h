@@ -64,18 +64,23 @@ std::optional<VulkanRowKernel> matchVulkanRowKernel(func::FuncOp kernel);
 /// subgroup schedule for every row kernel the grid allows, or never.
 enum class RowScheduleMode { Auto, Subgroup, PerElement };
 
-/// fuel-apply-schedules' step for a vulkan kernel on a device of `limits`
-/// (null: the topology states none). When the kernel is a row kernel and
-/// `mode` gives it the subgroup schedule, records `fuel.row_kernel`,
-/// `fuel.row_tiling` and its launch (`fuel.workgroup_size` = [W, 1, 1],
-/// `fuel.workgroups` = [rows, 1, 1], `fuel.workspace_bytes` = 0) and
-/// returns true; false leaves the kernel to its transform schedule. Without
-/// limits the per-element schedule is kept. Fails, at the kernel and naming
-/// the `limits` field, when the stated limits lack a figure the subgroup
-/// schedule needs or are too small for it.
-FailureOr<bool> scheduleVulkanRowKernel(func::FuncOp kernel,
-                                        const ::fuel::plan::GpuLimits *limits,
-                                        RowScheduleMode mode);
+/// fuel-apply-schedules' step for a vulkan or cuda kernel on a device of
+/// `limits` (null: the topology states none). When the kernel is a row
+/// kernel and `mode` gives it the subgroup (warp) schedule, records
+/// `fuel.row_kernel`, `fuel.row_tiling` and its launch
+/// (`fuel.workgroup_size` = [W, 1, 1], `fuel.workgroups` = [rows, 1, 1],
+/// `fuel.workspace_bytes` = 0) and returns true; false leaves the kernel to
+/// its transform schedule. `maxRows` is the grid's x limit (Vulkan's 65535,
+/// CUDA's 2^31 - 1) under RowScheduleMode::Subgroup. With a `noteAttr`, a
+/// row kernel that keeps the per-element schedule records why there
+/// ("per-element: ..."). Without limits the per-element schedule is kept.
+/// Fails, at the kernel and naming the `limits` field, when the stated
+/// limits lack a figure the subgroup schedule needs or are too small for
+/// it.
+FailureOr<bool> scheduleGpuRowKernel(func::FuncOp kernel,
+                                     const ::fuel::plan::GpuLimits *limits,
+                                     RowScheduleMode mode, int64_t maxRows,
+                                     llvm::StringRef noteAttr = {});
 
 /// The name `fuel.row_kernel` records for `kind`, and back.
 llvm::StringRef stringifyRowKernelKind(::fuel::gpu::RowKernelKind kind);

@@ -1,10 +1,10 @@
-//===- RowKernelFuncs.cpp - Vulkan row kernels as gpu.funcs ---------------===//
+//===- RowKernelFuncs.cpp - GPU row kernels as gpu.funcs ------------------===//
 //
 // See RowKernelFuncs.h.
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuel/Conversion/FuelToSPIRV/RowKernelFuncs.h"
+#include "fuel/Conversion/RowKernelFuncs.h"
 
 #include "fuel/Conversion/GpuSchedules.h"
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
@@ -90,7 +90,7 @@ mlir::fuel::buildRowKernelFunc(func::FuncOp kernel,
       b.getF32Type(), tiling);
   if (failed(fn))
     return failure();
-  // exp by the same polynomial as every other vulkan kernel
+  // exp by the same polynomial as every other GPU kernel
   // (fuel-bufferize-kernels, without FMA).
   RewritePatternSet patterns(kernel.getContext());
   populateFastExpPatterns(patterns, /*useFma=*/false);

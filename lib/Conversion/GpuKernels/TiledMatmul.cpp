@@ -1,6 +1,7 @@
 //===- TiledMatmul.cpp - The shared-memory matmul kernel ------------------===//
 //
-// See TiledMatmul.h. One workgroup of IN x IM invocations computes a TM x TN
+// See TiledMatmul.h; shared by convert-fuel-to-spirv and
+// convert-fuel-to-nvvm. One workgroup of IN x IM invocations computes a TM x TN
 // tile of C (workgroup (x, y, z): columns x * TN.., rows y * TM.., batch z);
 // each invocation a RM x RN block of it in registers, rows ty + i * IM and
 // columns tx + j * IN (so that neighbouring invocations touch neighbouring
@@ -11,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TiledMatmul.h"
+#include "fuel/Conversion/TiledMatmul.h"
 
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
@@ -22,8 +23,6 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
-#include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -37,10 +36,9 @@ using namespace mlir::fuel;
 
 namespace {
 
-/// The memory space the Vulkan storage-class mapping makes `Workgroup`.
+/// The memory space of the panels: `Workgroup` in the SPIR-V storage-class
+/// mapping, shared memory (address space 3) on NVVM.
 constexpr unsigned kWorkgroupMemorySpace = 3;
-/// Vulkan's guaranteed minimum of maxComputeSharedMemorySize.
-constexpr uint64_t kVulkanMinSharedMemoryBytes = 16384;
 
 /// The index in a binding of element (row, col) of an operand.
 using IndexFn = std::function<Value(Value, Value)>;
@@ -83,10 +81,11 @@ LogicalResult readTiles(DictionaryAttr dict, Spec &s,
   return success();
 }
 
-FailureOr<Spec> readConvSpec(func::FuncOp kernel, DictionaryAttr dict) {
+FailureOr<Spec> readConvSpec(func::FuncOp kernel, StringRef attr,
+                             DictionaryAttr dict) {
   auto fail = [&](StringRef what) -> LogicalResult {
     return kernel.emitError() << "kernel " << describeKernel(kernel) << ": '"
-                              << kernel_attr::kVulkanConv2d << "' " << what;
+                              << attr << "' " << what;
   };
   Spec s;
   ConvSpec cv;
@@ -96,7 +95,8 @@ FailureOr<Spec> readConvSpec(func::FuncOp kernel, DictionaryAttr dict) {
                              {"output", &output}}) {
     auto v = dict.getAs<IntegerAttr>(name);
     if (!v || v.getInt() < 0)
-      return fail(("needs '" + name + "', a binding index").str()), failure();
+      return (void)fail(("needs '" + name + "', a binding index").str()),
+             failure();
     *field = v.getInt();
   }
   auto layout = dict.getAs<StringAttr>("layout");
@@ -110,9 +110,10 @@ FailureOr<Spec> readConvSpec(func::FuncOp kernel, DictionaryAttr dict) {
       llvm::any_of(shape.asArrayRef(), [](int64_t v) { return v < 1; }) ||
       llvm::any_of(strides.asArrayRef(), [](int64_t v) { return v < 1; }) ||
       llvm::any_of(dilations.asArrayRef(), [](int64_t v) { return v < 1; }))
-    return fail("needs 'layout' (\"nchw_fchw\" or \"nhwc_hwcf\"), 'shape' = "
-                "array<i64: N, C, H, W, F, KH, KW>, 'strides' and "
-                "'dilations' of two positive sizes"),
+    return (void)fail(
+               "needs 'layout' (\"nchw_fchw\" or \"nhwc_hwcf\"), 'shape' = "
+               "array<i64: N, C, H, W, F, KH, KW>, 'strides' and "
+               "'dilations' of two positive sizes"),
            failure();
   if (failed(readTiles(dict, s, fail)))
     return failure();
@@ -130,7 +131,7 @@ FailureOr<Spec> readConvSpec(func::FuncOp kernel, DictionaryAttr dict) {
   cv.oh = out(cv.h, cv.kh, cv.strides[0], cv.dilations[0]);
   cv.ow = out(cv.w, cv.kw, cv.strides[1], cv.dilations[1]);
   if (!cv.oh || !cv.ow)
-    return fail("describes a filter larger than the input"), failure();
+    return (void)fail("describes a filter larger than the input"), failure();
   s.batch = cv.n;
   s.k = cv.c * cv.kh * cv.kw;
   s.c = output;
@@ -143,17 +144,16 @@ FailureOr<Spec> readConvSpec(func::FuncOp kernel, DictionaryAttr dict) {
   return s;
 }
 
-FailureOr<Spec> readSpec(func::FuncOp kernel) {
-  if (auto conv =
-          kernel->getAttrOfType<DictionaryAttr>(kernel_attr::kVulkanConv2d))
-    return readConvSpec(kernel, conv);
-  auto dict = kernel->getAttrOfType<DictionaryAttr>(kernel_attr::kVulkanMatmul);
+FailureOr<Spec> readSpec(func::FuncOp kernel, const TiledMatmulTarget &t) {
+  if (auto conv = kernel->getAttrOfType<DictionaryAttr>(t.conv2dAttr))
+    return readConvSpec(kernel, t.conv2dAttr, conv);
+  auto dict = kernel->getAttrOfType<DictionaryAttr>(t.matmulAttr);
   auto fail = [&](StringRef what) -> LogicalResult {
     return kernel.emitError() << "kernel " << describeKernel(kernel) << ": '"
-                              << kernel_attr::kVulkanMatmul << "' " << what;
+                              << t.matmulAttr << "' " << what;
   };
   if (!dict)
-    return fail("is not a dictionary"), failure();
+    return (void)fail("is not a dictionary"), failure();
   Spec s;
   for (auto [name, field, least] :
        {std::tuple<StringRef, int64_t *, int64_t>{"a", &s.a, 0},
@@ -165,9 +165,9 @@ FailureOr<Spec> readSpec(func::FuncOp kernel) {
         {"k", &s.k, 1}}) {
     auto v = dict.getAs<IntegerAttr>(name);
     if (!v || v.getInt() < least)
-      return fail(("needs '" + name + "', an integer of at least " +
-                   Twine(least))
-                      .str()),
+      return (void)fail(("needs '" + name + "', an integer of at least " +
+                         Twine(least))
+                            .str()),
              failure();
     *field = v.getInt();
   }
@@ -177,11 +177,10 @@ FailureOr<Spec> readSpec(func::FuncOp kernel) {
 }
 
 /// Checks binding `index` of `kernel` is a static f32 memref of `shape`.
-LogicalResult checkBinding(func::FuncOp kernel, StringRef name, int64_t index,
+LogicalResult checkBinding(func::FuncOp kernel, const TiledMatmulTarget &t,
+                           StringRef name, int64_t index,
                            ArrayRef<int64_t> shape) {
-  StringRef attr = kernel->hasAttr(kernel_attr::kVulkanConv2d)
-                       ? kernel_attr::kVulkanConv2d
-                       : kernel_attr::kVulkanMatmul;
+  StringRef attr = kernel->hasAttr(t.conv2dAttr) ? t.conv2dAttr : t.matmulAttr;
   if (index >= kernel.getNumArguments())
     return kernel.emitError()
            << "kernel " << describeKernel(kernel) << ": " << name
@@ -201,10 +200,11 @@ LogicalResult checkBinding(func::FuncOp kernel, StringRef name, int64_t index,
 
 } // namespace
 
-LogicalResult mlir::fuel::buildTiledMatmulFunc(
-    func::FuncOp kernel, gpu::GPUModuleOp gpuModule, unsigned pushCount,
+FailureOr<gpu::GPUFuncOp> mlir::fuel::buildTiledMatmulFunc(
+    func::FuncOp kernel, gpu::GPUModuleOp gpuModule,
+    const TiledMatmulTarget &target,
     const std::optional<::fuel::plan::GpuLimits> &limits) {
-  FailureOr<Spec> parsed = readSpec(kernel);
+  FailureOr<Spec> parsed = readSpec(kernel, target);
   if (failed(parsed))
     return failure();
   const Spec &s = *parsed;
@@ -221,9 +221,9 @@ LogicalResult mlir::fuel::buildTiledMatmulFunc(
       out = {cv.n, cv.oh, cv.ow, cv.f};
     }
     int64_t inputIndex = cv.nchw ? s.b : s.a, filterIndex = cv.nchw ? s.a : s.b;
-    if (failed(checkBinding(kernel, "the input", inputIndex, in)) ||
-        failed(checkBinding(kernel, "the filter", filterIndex, fl)) ||
-        failed(checkBinding(kernel, "the output", s.c, out)))
+    if (failed(checkBinding(kernel, target, "the input", inputIndex, in)) ||
+        failed(checkBinding(kernel, target, "the filter", filterIndex, fl)) ||
+        failed(checkBinding(kernel, target, "the output", s.c, out)))
       return failure();
   } else {
     if (s.c >= kernel.getNumArguments())
@@ -240,9 +240,9 @@ LogicalResult mlir::fuel::buildTiledMatmulFunc(
       v.append({rows, cols});
       return v;
     };
-    if (failed(checkBinding(kernel, "A", s.a, shapeOf(s.m, s.k))) ||
-        failed(checkBinding(kernel, "B", s.b, shapeOf(s.k, s.n))) ||
-        failed(checkBinding(kernel, "C", s.c, shapeOf(s.m, s.n))))
+    if (failed(checkBinding(kernel, target, "A", s.a, shapeOf(s.m, s.k))) ||
+        failed(checkBinding(kernel, target, "B", s.b, shapeOf(s.k, s.n))) ||
+        failed(checkBinding(kernel, target, "C", s.c, shapeOf(s.m, s.n))))
       return failure();
   }
 
@@ -259,7 +259,7 @@ LogicalResult mlir::fuel::buildTiledMatmulFunc(
   uint64_t shared = uint64_t(s.tm + s.tn) * s.tk * 4;
   uint64_t sharedLimit = limits && limits->sharedMemoryBytes
                              ? limits->sharedMemoryBytes
-                             : kVulkanMinSharedMemoryBytes;
+                             : target.defaultSharedMemoryBytes;
   if (shared > sharedLimit)
     return kernel.emitError()
            << "kernel " << describeKernel(kernel) << ": its matmul panels take "
@@ -267,7 +267,7 @@ LogicalResult mlir::fuel::buildTiledMatmulFunc(
            << "shared_memory_bytes (" << sharedLimit << ")";
   uint64_t invocationLimit = limits && limits->maxWorkgroupInvocations
                                  ? limits->maxWorkgroupInvocations
-                                 : kVulkanMinWorkgroupInvocations;
+                                 : target.defaultInvocations;
   if (uint64_t(threadsX * threadsY) > invocationLimit)
     return kernel.emitError()
            << "kernel " << describeKernel(kernel) << ": its workgroup of "
@@ -277,17 +277,13 @@ LogicalResult mlir::fuel::buildTiledMatmulFunc(
   MLIRContext *ctx = kernel.getContext();
   Location loc = kernel.getLoc();
   Type f32 = Float32Type::get(ctx);
-  Type i32 = IntegerType::get(ctx, 32);
-  auto flat = MemRefType::get({ShapedType::kDynamic}, f32);
-  SmallVector<Type> argTypes(kernel.getNumArguments(), flat);
+  SmallVector<Type> argTypes;
+  for (Type type : kernel.getArgumentTypes())
+    argTypes.push_back(target.argumentType(cast<MemRefType>(type)));
   OpBuilder b = OpBuilder::atBlockEnd(gpuModule.getBody());
   auto fn = gpu::GPUFuncOp::create(b, loc, kernel.getName(),
                                    FunctionType::get(ctx, argTypes, {}));
   fn->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  int32_t abiSize[3] = {static_cast<int32_t>(threadsX),
-                        static_cast<int32_t>(threadsY), 1};
-  fn->setAttr(spirv::getEntryPointABIAttrName(),
-              spirv::getEntryPointABIAttr(ctx, abiSize));
   Block &entry = fn.getBody().front();
   b.setInsertionPointToStart(&entry);
 
@@ -295,6 +291,8 @@ LogicalResult mlir::fuel::buildTiledMatmulFunc(
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   auto add = [&](Value x, Value y) -> Value {
+    if (!x)
+      return y;
     return arith::AddIOp::create(b, loc, x, y);
   };
   auto mul = [&](Value x, int64_t y) -> Value {
@@ -302,9 +300,10 @@ LogicalResult mlir::fuel::buildTiledMatmulFunc(
       return x;
     return arith::MulIOp::create(b, loc, x, cst(y));
   };
+  // A binding's element offset; null where the argument points at its
+  // first element.
   auto offsetOf = [&](int64_t binding) -> Value {
-    Value word = spirv::getPushConstantValue(fn, pushCount, binding, i32, b);
-    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), word);
+    return target.elementOffset(b, fn, static_cast<unsigned>(binding));
   };
   Value offA = offsetOf(s.a), offB = offsetOf(s.b), offC = offsetOf(s.c);
   Value bufA = entry.getArgument(s.a), bufB = entry.getArgument(s.b),
@@ -505,10 +504,5 @@ LogicalResult mlir::fuel::buildTiledMatmulFunc(
     }
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b, loc);
-
-  // The declaration the program's dispatches keep naming.
-  kernel.eraseBody();
-  kernel.setPrivate();
-  kernel->setAttr(kernel_attr::kSpirvEntry, b.getStringAttr(kernel.getName()));
-  return success();
+  return fn;
 }

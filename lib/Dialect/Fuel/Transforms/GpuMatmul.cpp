@@ -1,15 +1,17 @@
-//===- VulkanMatmul.cpp - The shared-memory matmul schedule's choice ------===//
+//===- GpuMatmul.cpp - The shared-memory matmul schedule's choice ---------===//
 //
-// Which vulkan matmul and batch_matmul kernels take the shared-memory
-// schedule, with the tiles the device's limits give (VulkanKernels.h,
-// docs/LOWERING.md "Vulkan: fast schedules").
+// Which vulkan and cuda matmul, batch_matmul and conv2d kernels take the
+// shared-memory schedule, with the tiles the device's limits give
+// (GpuMatmul.h, docs/LOWERING.md "Vulkan: fast schedules", "CUDA").
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuel/Dialect/Fuel/Transforms/VulkanKernels.h"
+#include "fuel/Dialect/Fuel/Transforms/GpuMatmul.h"
 
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
+#include "fuel/Dialect/Fuel/Transforms/CudaKernels.h"
+#include "fuel/Dialect/Fuel/Transforms/VulkanKernels.h"
 #include "fuel/Target/GpuTiling.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -255,11 +257,11 @@ void recordTiling(func::FuncOp kernel, StringRef name,
 }
 
 /// Why a matmul of `m` x `n` takes the per-element schedule under
-/// VulkanMatmulSchedule::Automatic, or empty: it does not fill one tile
+/// GpuMatmulSchedule::Automatic, or empty: it does not fill one tile
 /// along M or N.
-std::string smallShape(VulkanMatmulSchedule mode, uint64_t m, uint64_t n,
+std::string smallShape(GpuMatmulSchedule mode, uint64_t m, uint64_t n,
                        const ::fuel::target::MatmulTiling &t) {
-  if (mode != VulkanMatmulSchedule::Automatic || (m >= t.tileM && n >= t.tileN))
+  if (mode != GpuMatmulSchedule::Automatic || (m >= t.tileM && n >= t.tileN))
     return "";
   return ("the matmul's " + Twine(m) + " x " + Twine(n) +
           " is smaller than one " + Twine(t.tileM) + " x " + Twine(t.tileN) +
@@ -268,12 +270,17 @@ std::string smallShape(VulkanMatmulSchedule mode, uint64_t m, uint64_t n,
 }
 
 /// Why a grid of `gridX` x `gridY` x `gridZ` workgroups over operands of
-/// `elements` elements cannot run, or empty.
-std::string gridProblem(int64_t gridX, int64_t gridY, int64_t gridZ,
+/// `elements` elements cannot run on `target`, or empty.
+std::string gridProblem(const GpuMatmulTarget &target, int64_t gridX,
+                        int64_t gridY, int64_t gridZ,
                         ArrayRef<int64_t> elements) {
-  if (gridX > kVulkanMaxWorkgroupCount || gridY > kVulkanMaxWorkgroupCount ||
-      gridZ > kVulkanMaxWorkgroupCount)
-    return "more than 65535 workgroups along a dimension";
+  const char *axes[3] = {"x", "y", "z"};
+  int64_t grid[3] = {gridX, gridY, gridZ};
+  for (int d = 0; d < 3; ++d)
+    if (grid[d] > target.maxGrid[d])
+      return ("more than " + Twine(target.maxGrid[d]) + " workgroups along " +
+              axes[d])
+          .str();
   for (int64_t e : elements)
     if (e > std::numeric_limits<int32_t>::max())
       return "an operand has more elements than 32-bit indices address";
@@ -282,9 +289,10 @@ std::string gridProblem(int64_t gridX, int64_t gridY, int64_t gridZ,
 
 /// The grid [gridX, gridY, batch] of a tiled M x N matmul, or why it takes
 /// the per-element schedule (a shape smaller than a tile under `mode`, or a
-/// grid or operands Vulkan cannot address); empty when it can run tiled.
-std::string tiledGrid(VulkanMatmulSchedule mode, uint64_t m, uint64_t n,
-                      int64_t batch, const ::fuel::target::MatmulTiling &t,
+/// grid or operands the target cannot address); empty when it can run tiled.
+std::string tiledGrid(const GpuMatmulTarget &target, GpuMatmulSchedule mode,
+                      uint64_t m, uint64_t n, int64_t batch,
+                      const ::fuel::target::MatmulTiling &t,
                       ArrayRef<int64_t> elements, int64_t &gridX,
                       int64_t &gridY) {
   gridX = (n + t.tileN - 1) / t.tileN;
@@ -292,14 +300,14 @@ std::string tiledGrid(VulkanMatmulSchedule mode, uint64_t m, uint64_t n,
   std::string small = smallShape(mode, m, n, t);
   if (!small.empty())
     return small;
-  return gridProblem(gridX, gridY, batch, elements);
+  return gridProblem(target, gridX, gridY, batch, elements);
 }
 
 /// Records why `kernel` keeps the per-element schedule; false.
-bool notePerElement(func::FuncOp kernel, const Twine &reason) {
+bool notePerElement(func::FuncOp kernel, StringRef noteAttr,
+                    const Twine &reason) {
   kernel->setAttr(
-      kernel_attr::kVulkanScheduleNote,
-      StringAttr::get(kernel.getContext(), "per-element: " + reason));
+      noteAttr, StringAttr::get(kernel.getContext(), "per-element: " + reason));
   return false;
 }
 
@@ -308,13 +316,32 @@ constexpr llvm::StringLiteral kNoLimits =
 
 } // namespace
 
-bool mlir::fuel::scheduleVulkanConv2d(func::FuncOp kernel,
-                                      const ::fuel::plan::GpuLimits *limits,
-                                      unsigned block,
-                                      VulkanMatmulSchedule mode) {
+const GpuMatmulTarget &mlir::fuel::vulkanMatmulTarget() {
+  static const GpuMatmulTarget target = {kernel_attr::kVulkanMatmul,
+                                         kernel_attr::kVulkanConv2d,
+                                         kernel_attr::kVulkanScheduleNote,
+                                         {kVulkanMaxWorkgroupCount,
+                                          kVulkanMaxWorkgroupCount,
+                                          kVulkanMaxWorkgroupCount}};
+  return target;
+}
+
+const GpuMatmulTarget &mlir::fuel::cudaMatmulTarget() {
+  static const GpuMatmulTarget target = {
+      kernel_attr::kCudaMatmul,
+      kernel_attr::kCudaConv2d,
+      kernel_attr::kCudaScheduleNote,
+      {kCudaMaxGridX, kCudaMaxGridY, kCudaMaxGridZ}};
+  return target;
+}
+
+bool mlir::fuel::scheduleGpuConv2d(func::FuncOp kernel,
+                                   const ::fuel::plan::GpuLimits *limits,
+                                   unsigned block, GpuMatmulSchedule mode,
+                                   const GpuMatmulTarget &target) {
   Builder b(kernel.getContext());
   auto note = [&](const Twine &reason) {
-    return notePerElement(kernel, reason);
+    return notePerElement(kernel, target.noteAttr, reason);
   };
   std::string reason;
   FailureOr<PlainConv> conv = matchPlainConv(kernel, reason);
@@ -329,7 +356,7 @@ bool mlir::fuel::scheduleVulkanConv2d(func::FuncOp kernel,
   const ::fuel::target::MatmulTiling &mt = tiling->matmul;
   int64_t gridX, gridY;
   std::string problem = tiledGrid(
-      mode, tiling->gemmM, tiling->gemmN, sh.n, mt,
+      target, mode, tiling->gemmM, tiling->gemmN, sh.n, mt,
       {int64_t(sh.n * sh.c * sh.h * sh.w), int64_t(sh.f * sh.c * sh.kh * sh.kw),
        int64_t(sh.n * sh.f * sh.outH() * sh.outW())},
       gridX, gridY);
@@ -357,18 +384,17 @@ bool mlir::fuel::scheduleVulkanConv2d(func::FuncOp kernel,
       b.getNamedAttr("block", b.getDenseI64ArrayAttr({mt.blockM, mt.blockN})),
       b.getNamedAttr("init", conv->init),
   };
-  recordTiling(kernel, kernel_attr::kVulkanConv2d, entries, mt, gridX, gridY,
-               sh.n);
+  recordTiling(kernel, target.conv2dAttr, entries, mt, gridX, gridY, sh.n);
   return true;
 }
 
-bool mlir::fuel::scheduleVulkanMatmul(func::FuncOp kernel,
-                                      const ::fuel::plan::GpuLimits *limits,
-                                      unsigned block,
-                                      VulkanMatmulSchedule mode) {
+bool mlir::fuel::scheduleGpuMatmul(func::FuncOp kernel,
+                                   const ::fuel::plan::GpuLimits *limits,
+                                   unsigned block, GpuMatmulSchedule mode,
+                                   const GpuMatmulTarget &target) {
   Builder b(kernel.getContext());
   auto note = [&](const Twine &reason) {
-    return notePerElement(kernel, reason);
+    return notePerElement(kernel, target.noteAttr, reason);
   };
   std::string reason;
   FailureOr<PlainMatmul> mm = matchPlainMatmul(kernel, reason);
@@ -381,7 +407,7 @@ bool mlir::fuel::scheduleVulkanMatmul(func::FuncOp kernel,
     return note(llvm::toString(tiling.takeError()));
   int64_t gridX, gridY;
   std::string problem =
-      tiledGrid(mode, mm->m, mm->n, mm->batch, *tiling,
+      tiledGrid(target, mode, mm->m, mm->n, mm->batch, *tiling,
                 {mm->batch * mm->m * mm->n, mm->batch * mm->m * mm->k,
                  mm->batch * mm->k * mm->n},
                 gridX, gridY);
@@ -403,7 +429,7 @@ bool mlir::fuel::scheduleVulkanMatmul(func::FuncOp kernel,
                      b.getDenseI64ArrayAttr({tiling->blockM, tiling->blockN})),
       b.getNamedAttr("init", mm->init),
   };
-  recordTiling(kernel, kernel_attr::kVulkanMatmul, entries, *tiling, gridX,
-               gridY, mm->batch);
+  recordTiling(kernel, target.matmulAttr, entries, *tiling, gridX, gridY,
+               mm->batch);
   return true;
 }

@@ -1,14 +1,15 @@
-//===- RowKernelFuncs.h - Vulkan row kernels as gpu.funcs -------*- C++ -*-===//
+//===- RowKernelFuncs.h - GPU row kernels as gpu.funcs ----------*- C++ -*-===//
 //
-// convert-fuel-to-spirv's part for the kernels fuel-apply-schedules gave the
-// subgroup row schedule (`fuel.row_kernel`, VulkanRowKernels.h): their
-// gpu.func, built by fuel::gpu::buildRowKernel from the recorded shape and
-// widths, and the target env the subgroup operations need.
+// What convert-fuel-to-spirv and convert-fuel-to-nvvm share for the kernels
+// fuel-apply-schedules gave the subgroup (warp) row schedule
+// (`fuel.row_kernel`, VulkanRowKernels.h): their gpu.func, built by
+// fuel::gpu::buildRowKernel from the recorded shape and widths, and the
+// subgroup size they were sized for.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUEL_CONVERSION_FUELTOSPIRV_ROWKERNELFUNCS_H
-#define FUEL_CONVERSION_FUELTOSPIRV_ROWKERNELFUNCS_H
+#ifndef FUEL_CONVERSION_ROWKERNELFUNCS_H
+#define FUEL_CONVERSION_ROWKERNELFUNCS_H
 
 #include "mlir/Support/LLVM.h"
 
@@ -35,11 +36,12 @@ uint32_t rowKernelSubgroupSize(ArrayRef<func::FuncOp> kernels);
 
 /// Appends the row kernel `kernel` records to `gpuModule` as a gpu.func of
 /// the kernel's name, taking (in, out) as its two bindings; `math.exp`
-/// (softmax) by the same polynomial as the other vulkan kernels. Fails, at
+/// (softmax) by the same polynomial as the other GPU kernels (FastExp.h
+/// without FMA). Fails, at
 /// the kernel, when the record does not match the kernel's bindings.
 FailureOr<gpu::GPUFuncOp> buildRowKernelFunc(func::FuncOp kernel,
                                              gpu::GPUModuleOp gpuModule);
 
 } // namespace mlir::fuel
 
-#endif // FUEL_CONVERSION_FUELTOSPIRV_ROWKERNELFUNCS_H
+#endif // FUEL_CONVERSION_ROWKERNELFUNCS_H
