@@ -584,26 +584,15 @@ size_t CpuDevice::workerStackBytes() const {
   return impl_->pool->workerStackBytes();
 }
 
-StatusOr<Buffer> CpuDevice::allocate(uint64_t size, uint64_t alignment) {
-  if (alignment == 0)
-    alignment = 64;
-  if (alignment & (alignment - 1))
-    return Status::error(StatusCode::InvalidArgument,
-                         "allocate: alignment " + std::to_string(alignment) +
-                             " is not a power of two");
-  if (alignment > impl_->info.maxAlignment)
-    return Status::error(StatusCode::InvalidArgument,
-                         "allocate: alignment " + std::to_string(alignment) +
-                             " exceeds the device's maximum of " +
-                             std::to_string(impl_->info.maxAlignment));
+StatusOr<Buffer> CpuDevice::allocate(uint64_t size, uint64_t requested) {
+  StatusOr<uint64_t> aligned =
+      detail::checkAlignment(requested, impl_->info.maxAlignment);
+  if (!aligned)
+    return aligned.status();
+  const uint64_t alignment = *aligned;
   std::lock_guard<std::mutex> lock(impl_->mu);
-  const uint64_t limit = impl_->info.memoryLimit;
-  if (size > limit || impl_->allocated > limit - size)
-    return Status::error(StatusCode::ResourceExhausted,
-                         "allocate: " + std::to_string(size) +
-                             " bytes would exceed the device memory limit (" +
-                             std::to_string(impl_->allocated) + " of " +
-                             std::to_string(limit) + " bytes in use)");
+  FUEL_RT_RETURN_IF_ERROR(detail::checkMemoryLimit(size, impl_->allocated,
+                                                   impl_->info.memoryLimit));
   uint64_t rounded =
       std::max(alignment, (size + alignment - 1) & ~(alignment - 1));
   void *p = std::aligned_alloc(alignment, rounded);
@@ -669,8 +658,8 @@ uint64_t CpuDevice::bytesAllocated() const {
 
 Status CpuDevice::write(Buffer dst, uint64_t dstOffset, const void *src,
                         uint64_t bytes) {
-  if (bytes && !src)
-    return Status::error(StatusCode::InvalidArgument, "write: null source");
+  FUEL_RT_RETURN_IF_ERROR(
+      detail::checkHostPointer(src, bytes, "write: null source"));
   std::lock_guard<std::mutex> lock(impl_->mu);
   const auto *a = impl_->find(dst);
   if (!a)
@@ -684,8 +673,8 @@ Status CpuDevice::write(Buffer dst, uint64_t dstOffset, const void *src,
 
 Status CpuDevice::read(Buffer src, uint64_t srcOffset, void *dst,
                        uint64_t bytes) {
-  if (bytes && !dst)
-    return Status::error(StatusCode::InvalidArgument, "read: null destination");
+  FUEL_RT_RETURN_IF_ERROR(
+      detail::checkHostPointer(dst, bytes, "read: null destination"));
   std::lock_guard<std::mutex> lock(impl_->mu);
   const auto *a = impl_->find(src);
   if (!a)

@@ -10,6 +10,7 @@
 
 #include "CudaDevice.h"
 
+#include "BatchingQueue.h"
 #include "Cublas.h"
 #include "CudaDriver.h"
 #include "DeviceChecks.h"
@@ -33,7 +34,6 @@ namespace {
 std::atomic<uint64_t> nextHandleId{2ull << 40};
 uint64_t newId() { return nextHandleId.fetch_add(1); }
 
-constexpr size_t kMaxWaits = 8;
 constexpr uint64_t kMaxAlignment = 256; // cuMemAlloc's alignment
 /// Timestamps are taken relative to a calibration event; it is renewed
 /// when a command starts this long after it (float milliseconds lose
@@ -186,33 +186,24 @@ Status CudaDevice::Impl::init(uint32_t ordinal, const CudaDeviceOptions &opts) {
 // Queues
 //===----------------------------------------------------------------------===//
 
-class CudaQueue final : public Queue {
+class CudaQueue final : public detail::BatchingQueue<std::recursive_mutex> {
 public:
   explicit CudaQueue(std::shared_ptr<CudaDevice::Impl> dev)
-      : dev_(std::move(dev)), drv_(dev_->drv) {}
+      : BatchingQueue(CudaDevice::kMaxBatch), dev_(std::move(dev)),
+        drv_(dev_->drv) {}
   ~CudaQueue() override;
 
   Status init();
-  StatusOr<Fence> submit(const Command &command, const Fence *waits,
-                         size_t numWaits) override;
-  Status wait(Fence fence) override;
-  bool isSignalled(Fence fence) const override;
-  Status finish() override;
 
   const CudaDevice::Impl *device() const { return dev_.get(); }
 
   /// Enqueues every pending command up to `value`.
-  void flushUpTo(uint64_t value);
+  void flushUpTo(uint64_t value) override;
   /// Makes `stream` wait for this queue's command `value` (flushed first).
   Status streamWaitFor(CUstream stream, uint64_t value);
 
 private:
-  struct Pending {
-    Command command;
-    uint64_t value = 0;
-    Fence waits[kMaxWaits];
-    size_t numWaits = 0;
-  };
+  using Pending = detail::PendingCommand;
   /// A command enqueued and not yet known to be complete.
   struct InFlight {
     uint64_t value = 0;
@@ -221,7 +212,10 @@ private:
     CommandTiming *timing = nullptr;
   };
 
-  Status validate(const Command &c, const Fence *waits, size_t numWaits);
+  Status validate(const Command &c, const Fence *waits,
+                  size_t numWaits) override;
+  Status waitFor(uint64_t value, uint64_t last) override;
+  bool signalled(uint64_t value, uint64_t last) override;
   Status enqueue(const Pending &p);
   Status enqueueDispatch(const Command &c);
   Status enqueueLibrary(const Command &c, const std::string &entry);
@@ -229,8 +223,6 @@ private:
   /// Retires completed commands in order (with mu_ held); with `block`,
   /// waits for every one up to `value`.
   Status collect(uint64_t value, bool block);
-  void fail(uint64_t value, Status s);
-  Status failureAt(uint64_t value) const;
   Status calibrate();
 
   std::shared_ptr<CudaDevice::Impl> dev_;
@@ -240,18 +232,11 @@ private:
   CUdeviceptr workspace_ = 0;
   uint64_t workspaceSize_ = 0;
 
-  mutable std::recursive_mutex mu_;
-  std::vector<Pending> pending_;
   std::deque<InFlight> inFlight_;
   std::vector<CUevent> freeEvents_;
-  uint64_t nextValue_ = 1;
   uint64_t completed_ = 0;
   CUevent epoch_ = nullptr;
   uint64_t epochNs_ = 0;
-
-  mutable std::mutex failMu_;
-  std::atomic<uint64_t> failedAt_{0};
-  Status failure_;
 };
 
 Status CudaQueue::init() {
@@ -261,7 +246,6 @@ Status CudaQueue::init() {
             "cuStreamCreate"));
   FUEL_RT_RETURN_IF_ERROR(check(
       *drv_, drv_->cuEventCreate(&epoch_, kEventDefault), "cuEventCreate"));
-  pending_.reserve(CudaDevice::kMaxBatch);
   return calibrate();
 }
 
@@ -300,7 +284,6 @@ CudaQueue::~CudaQueue() {
 
 Status CudaQueue::validate(const Command &c, const Fence *waits,
                            size_t numWaits) {
-  FUEL_RT_RETURN_IF_ERROR(detail::checkWaitList(waits, numWaits, kMaxWaits));
   if (dev_->lost)
     return Status::error(StatusCode::Unavailable,
                          "submit: the CUDA device was lost");
@@ -397,49 +380,6 @@ Status CudaQueue::validate(const Command &c, const Fence *waits,
                                std::to_string(b.length) + " bytes; the gemm " +
                                "reads or writes " + std::to_string(needed[i]));
   }
-  return Status::ok();
-}
-
-StatusOr<Fence> CudaQueue::submit(const Command &command, const Fence *waits,
-                                  size_t numWaits) {
-  FUEL_RT_RETURN_IF_ERROR(validate(command, waits, numWaits));
-  bool full;
-  Fence f{this, 0};
-  {
-    std::lock_guard<std::recursive_mutex> lock(mu_);
-    for (size_t i = 0; i < numWaits; ++i)
-      if (waits[i].value != 0 && waits[i].queue == this &&
-          waits[i].value >= nextValue_)
-        return Status::error(StatusCode::InvalidArgument,
-                             "submit: wait fence " + std::to_string(i) +
-                                 " was never returned by its queue");
-    Pending p;
-    p.command = command;
-    p.value = nextValue_++;
-    for (size_t i = 0; i < numWaits; ++i)
-      if (waits[i].value != 0)
-        p.waits[p.numWaits++] = waits[i];
-    pending_.push_back(p);
-    f.value = p.value;
-    full = pending_.size() >= CudaDevice::kMaxBatch;
-  }
-  if (full)
-    flushUpTo(f.value);
-  return f;
-}
-
-void CudaQueue::fail(uint64_t value, Status s) {
-  std::lock_guard<std::mutex> lock(failMu_);
-  if (failedAt_ && failedAt_ <= value)
-    return;
-  failure_ = std::move(s);
-  failedAt_ = value;
-}
-
-Status CudaQueue::failureAt(uint64_t value) const {
-  std::lock_guard<std::mutex> lock(failMu_);
-  if (failedAt_ && value >= failedAt_)
-    return failure_;
   return Status::ok();
 }
 
@@ -644,7 +584,7 @@ void CudaQueue::flushUpTo(uint64_t value) {
   size_t taken = 0;
   for (; taken < pending_.size() && pending_[taken].value <= value; ++taken) {
     const Pending &p = pending_[taken];
-    if (failedAt_ && p.value >= failedAt_)
+    if (failedAt() && p.value >= failedAt())
       continue; // skipped: an earlier command failed
     Status s = current;
     InFlight f;
@@ -717,61 +657,28 @@ Status CudaQueue::collect(uint64_t value, bool block) {
   return Status::ok();
 }
 
-Status CudaQueue::wait(Fence fence) {
-  if (fence.value == 0)
-    return Status::ok();
-  if (fence.queue != this)
-    return Status::error(StatusCode::InvalidArgument,
-                         "wait: the fence belongs to another queue");
-  {
-    std::lock_guard<std::recursive_mutex> lock(mu_);
-    if (fence.value >= nextValue_)
-      return Status::error(StatusCode::InvalidArgument,
-                           "wait: fence " + std::to_string(fence.value) +
-                               " was never returned by this queue");
-  }
-  flushUpTo(fence.value);
+Status CudaQueue::waitFor(uint64_t value, uint64_t) {
+  flushUpTo(value);
   {
     std::lock_guard<std::recursive_mutex> lock(mu_);
     FUEL_RT_RETURN_IF_ERROR(dev_->makeCurrent());
-    (void)collect(fence.value, true);
+    (void)collect(value, true);
   }
-  return failureAt(fence.value);
+  return failureAt(value);
 }
 
-bool CudaQueue::isSignalled(Fence fence) const {
-  if (fence.value == 0)
-    return true;
-  if (fence.queue != this)
-    return false;
-  auto *self = const_cast<CudaQueue *>(this);
-  {
-    std::lock_guard<std::recursive_mutex> lock(mu_);
-    if (fence.value >= nextValue_)
-      return false;
-  }
-  self->flushUpTo(fence.value);
+bool CudaQueue::signalled(uint64_t value, uint64_t) {
+  flushUpTo(value);
   std::lock_guard<std::recursive_mutex> lock(mu_);
   if (!dev_->makeCurrent().isOk())
     return false;
-  (void)self->collect(fence.value, false);
-  if (fence.value <= completed_)
+  (void)collect(value, false);
+  if (value <= completed_)
     return true;
-  uint64_t failedAt = failedAt_;
+  uint64_t failed = failedAt();
   // A failed command and those after it signal once everything before
   // the failure has completed.
-  return failedAt && fence.value >= failedAt && completed_ + 1 >= failedAt;
-}
-
-Status CudaQueue::finish() {
-  uint64_t last;
-  {
-    std::lock_guard<std::recursive_mutex> lock(mu_);
-    last = nextValue_ - 1;
-  }
-  if (!last)
-    return Status::ok();
-  return wait(Fence{this, last});
+  return failed && value >= failed && completed_ + 1 >= failed;
 }
 
 //===----------------------------------------------------------------------===//
@@ -799,24 +706,12 @@ CudaDeviceCounters CudaDevice::counters() const {
 
 StatusOr<Buffer> CudaDevice::allocate(uint64_t size, uint64_t alignment) {
   Impl &d = *impl_;
-  if (alignment == 0)
-    alignment = 64;
-  if (alignment & (alignment - 1))
-    return Status::error(StatusCode::InvalidArgument,
-                         "allocate: alignment " + std::to_string(alignment) +
-                             " is not a power of two");
-  if (alignment > kMaxAlignment)
-    return Status::error(StatusCode::InvalidArgument,
-                         "allocate: alignment " + std::to_string(alignment) +
-                             " exceeds the device's maximum of " +
-                             std::to_string(kMaxAlignment));
+  // cuMemAlloc aligns to kMaxAlignment: the alignment is only checked.
+  FUEL_RT_RETURN_IF_ERROR(
+      detail::checkAlignment(alignment, kMaxAlignment).status());
   std::lock_guard<std::mutex> lock(d.mu);
-  if (size > d.info.memoryLimit - d.allocated)
-    return Status::error(StatusCode::ResourceExhausted,
-                         "allocate: " + std::to_string(size) +
-                             " bytes exceed the device's memory limit of " +
-                             std::to_string(d.info.memoryLimit) + " (" +
-                             std::to_string(d.allocated) + " in use)");
+  FUEL_RT_RETURN_IF_ERROR(
+      detail::checkMemoryLimit(size, d.allocated, d.info.memoryLimit));
   Impl::Allocation a;
   a.size = size;
   if (size) {
@@ -876,8 +771,8 @@ uint64_t CudaDevice::bytesAllocated() const {
 
 Status CudaDevice::write(Buffer dst, uint64_t dstOffset, const void *src,
                          uint64_t bytes) {
-  if (bytes && !src)
-    return Status::error(StatusCode::InvalidArgument, "write: null source");
+  FUEL_RT_RETURN_IF_ERROR(
+      detail::checkHostPointer(src, bytes, "write: null source"));
   Impl &d = *impl_;
   CUdeviceptr base;
   {
@@ -906,8 +801,8 @@ Status CudaDevice::write(Buffer dst, uint64_t dstOffset, const void *src,
 
 Status CudaDevice::read(Buffer src, uint64_t srcOffset, void *dst,
                         uint64_t bytes) {
-  if (bytes && !dst)
-    return Status::error(StatusCode::InvalidArgument, "read: null destination");
+  FUEL_RT_RETURN_IF_ERROR(
+      detail::checkHostPointer(dst, bytes, "read: null destination"));
   Impl &d = *impl_;
   CUdeviceptr base;
   {

@@ -24,6 +24,31 @@ Status checkRange(const char *what, uint64_t offset, uint64_t bytes,
   return Status::ok();
 }
 
+StatusOr<uint64_t> checkAlignment(uint64_t alignment, uint64_t maxAlignment) {
+  if (alignment == 0)
+    alignment = 64;
+  if (alignment & (alignment - 1))
+    return Status::error(StatusCode::InvalidArgument,
+                         "allocate: alignment " + std::to_string(alignment) +
+                             " is not a power of two");
+  if (alignment > maxAlignment)
+    return Status::error(StatusCode::InvalidArgument,
+                         "allocate: alignment " + std::to_string(alignment) +
+                             " exceeds the device's maximum of " +
+                             std::to_string(maxAlignment));
+  return alignment;
+}
+
+Status checkMemoryLimit(uint64_t size, uint64_t allocated, uint64_t limit) {
+  if (size > limit || allocated > limit - size)
+    return Status::error(StatusCode::ResourceExhausted,
+                         "allocate: " + std::to_string(size) +
+                             " bytes would exceed the device memory limit (" +
+                             std::to_string(allocated) + " of " +
+                             std::to_string(limit) + " bytes in use)");
+  return Status::ok();
+}
+
 Status unknownBuffer(const char *what, Buffer b) {
   return Status::error(StatusCode::InvalidArgument,
                        std::string(what) + ": buffer " + std::to_string(b.id) +

@@ -1,8 +1,9 @@
 //===- DeviceChecks.h - Checks every device makes alike ---------*- C++ -*-===//
 //
 // The argument checks the CPU, Vulkan and CUDA devices share, so that their
-// refusals read the same: byte ranges inside a buffer, unknown buffers, a
-// submit's wait list and a copy command's buffers and ranges.
+// refusals read the same: an allocation's alignment and the memory limit,
+// write's and read's host pointer, byte ranges inside a buffer, unknown
+// buffers, a submit's wait list and a copy command's buffers and ranges.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +43,23 @@ inline Status checkRange(const std::string &what, uint64_t offset,
 Status unknownBuffer(const char *what, Buffer b);
 inline Status unknownBuffer(const std::string &what, Buffer b) {
   return unknownBuffer(what.c_str(), b);
+}
+
+/// allocate()'s alignment: 0 stands for 64; InvalidArgument unless it is a
+/// power of two of at most `maxAlignment`. Returns the alignment to use.
+StatusOr<uint64_t> checkAlignment(uint64_t alignment, uint64_t maxAlignment);
+
+/// ResourceExhausted unless `size` more bytes fit in `limit` with
+/// `allocated` in use (no overflow).
+Status checkMemoryLimit(uint64_t size, uint64_t allocated, uint64_t limit);
+
+/// write()'s source or read()'s destination (`what`: "write: null source"):
+/// InvalidArgument when it is null and there are bytes to move.
+inline Status checkHostPointer(const void *p, uint64_t bytes,
+                               const char *what) {
+  if (bytes && !p)
+    return Status::error(StatusCode::InvalidArgument, what);
+  return Status::ok();
 }
 
 /// A submit's wait list: at most `limit` fences, not null when there are
