@@ -71,6 +71,7 @@ if(FUEL_BUILD_COMPILER)
     FuelProbe Probe
     FuelPlanner Planner
     FuelTarget Target
+    FuelRtPtx RtPtx
     FuelRtExecutable RtExecutable
     MLIRFuelDialect Dialect
     MLIRFuelCpuTarget CpuTarget

@@ -129,10 +129,11 @@ void packKernelParams(const CUdeviceptr *bindingAddresses, size_t numBindings,
                       const uint32_t *push, size_t numPush, uint64_t *storage,
                       void **args);
 
-/// Checks a PTX module image before the driver sees it: text (no NUL before
-/// the end, where one terminating NUL is allowed), a `.version` and a
-/// `.target` directive, and a `.entry` for every kernel name. The message
-/// names what is missing.
+/// Checks a PTX module image before the driver sees it: what the
+/// executable's reader checks (readPtxModule, fuel/Runtime/Ptx.h: text, no
+/// NUL before the end, a `.version` and a `.target` directive; the image's
+/// terminating NUL may be missing here) and a `.entry` for every kernel
+/// name. The message names what is wrong.
 Status checkPtxImage(const void *data, size_t size,
                      const std::vector<std::string> &kernelNames);
 
