@@ -87,7 +87,15 @@ public:
   uint64_t stagingBytes = 0;
 
   std::atomic<uint64_t> launches{0}, libraryCalls{0}, copies{0}, stagedBytes{0};
+  std::atomic<uint64_t> peerCopyBytes{0}, stagedCopyBytes{0};
   std::atomic<bool> lost{false};
+
+  /// Peer copies into this device: the stream they run on (made at the
+  /// first) and, per source device, whether peer access from this
+  /// device's context is enabled (true) or impossible (false).
+  std::mutex peerMu;
+  CUstream peerStream = nullptr;
+  std::map<CUdevice, bool> peerAccess;
 
   ~Impl() {
     if (!drv)
@@ -102,6 +110,8 @@ public:
         drv->cuMemFree(a.ptr);
     if (staging)
       drv->cuMemFreeHost(staging);
+    if (peerStream)
+      drv->cuStreamDestroy(peerStream);
     if (retained)
       drv->cuDevicePrimaryCtxRelease(device);
   }
@@ -701,6 +711,8 @@ CudaDeviceCounters CudaDevice::counters() const {
   c.libraryCalls = impl_->libraryCalls;
   c.copies = impl_->copies;
   c.stagedBytes = impl_->stagedBytes;
+  c.peerCopyBytes = impl_->peerCopyBytes;
+  c.stagedCopyBytes = impl_->stagedCopyBytes;
   return c;
 }
 
@@ -854,6 +866,126 @@ Status CudaDevice::copy(Buffer src, uint64_t srcOffset, Buffer dst,
         return d.note(check(*d.drv, d.drv->cuMemcpyDtoD(a, b, size_t(n)),
                             "cuMemcpyDtoD"));
       });
+}
+
+namespace {
+
+/// The device address of [offset, offset + bytes) of buffer `b` of `d`,
+/// checked; `what` names the side.
+StatusOr<CUdeviceptr> resolveRange(CudaDevice::Impl &d, const char *what,
+                                   Buffer b, uint64_t offset, uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(d.mu);
+  const auto *a = d.find(b);
+  if (!a)
+    return unknownBuffer(what, b);
+  FUEL_RT_RETURN_IF_ERROR(checkRange(what, offset, bytes, a->size));
+  return a->ptr + offset;
+}
+
+/// Whether `dst` may copy from `src` GPU to GPU: the driver has the peer
+/// functions, reports access, and peer access from dst's context to src's
+/// is enabled (here, once per pair). Called with dst.peerMu held and dst's
+/// context current.
+StatusOr<bool> peerAccessible(CudaDevice::Impl &src, CudaDevice::Impl &dst) {
+  const Driver &drv = *dst.drv;
+  if (src.drv != dst.drv || !drv.cuDeviceCanAccessPeer)
+    return false;
+  auto it = dst.peerAccess.find(src.device);
+  if (it != dst.peerAccess.end())
+    return it->second;
+  int can = 0;
+  FUEL_RT_RETURN_IF_ERROR(
+      check(drv, drv.cuDeviceCanAccessPeer(&can, dst.device, src.device),
+            "cuDeviceCanAccessPeer"));
+  if (can) {
+    CUresult r = drv.cuCtxEnablePeerAccess(src.context, 0);
+    if (r != kSuccess && r != kErrorPeerAccessAlreadyEnabled)
+      return check(drv, r, "cuCtxEnablePeerAccess");
+  }
+  dst.peerAccess[src.device] = can != 0;
+  return can != 0;
+}
+
+} // namespace
+
+StatusOr<CudaCopyPath>
+copyBetweenCudaDevices(CudaDevice &srcDevice, Buffer srcBuffer,
+                       uint64_t srcOffset, CudaDevice &dstDevice,
+                       Buffer dstBuffer, uint64_t dstOffset, uint64_t bytes,
+                       bool allowPeer) {
+  CudaDevice::Impl &src = *srcDevice.impl_;
+  CudaDevice::Impl &dst = *dstDevice.impl_;
+  std::string context =
+      "copy " + src.info.id.str() + " -> " + dst.info.id.str();
+  if (&src == &dst) {
+    FUEL_RT_RETURN_IF_ERROR(
+        srcDevice.copy(srcBuffer, srcOffset, dstBuffer, dstOffset, bytes)
+            .withContext(context));
+    return CudaCopyPath::SameDevice;
+  }
+  if (src.lost || dst.lost)
+    return Status::error(
+        StatusCode::Unavailable,
+        context + ": " + (src.lost ? src.info.id.str() : dst.info.id.str()) +
+            " was lost");
+  StatusOr<CUdeviceptr> from =
+      resolveRange(src, "source", srcBuffer, srcOffset, bytes);
+  if (!from)
+    return from.status().withContext(context);
+  StatusOr<CUdeviceptr> to =
+      resolveRange(dst, "destination", dstBuffer, dstOffset, bytes);
+  if (!to)
+    return to.status().withContext(context);
+  if (allowPeer) {
+    std::lock_guard<std::mutex> lock(dst.peerMu);
+    FUEL_RT_RETURN_IF_ERROR(dst.makeCurrent().withContext(context));
+    StatusOr<bool> peer = peerAccessible(src, dst);
+    if (!peer)
+      return dst.note(peer.status()).withContext(context);
+    if (*peer && bytes) {
+      const Driver &drv = *dst.drv;
+      if (!dst.peerStream)
+        FUEL_RT_RETURN_IF_ERROR(
+            check(drv, drv.cuStreamCreate(&dst.peerStream, kStreamNonBlocking),
+                  "cuStreamCreate")
+                .withContext(context));
+      Status s =
+          check(drv,
+                drv.cuMemcpyPeerAsync(*to, dst.context, *from, src.context,
+                                      size_t(bytes), dst.peerStream),
+                "cuMemcpyPeerAsync");
+      if (s.isOk())
+        s = check(drv, drv.cuStreamSynchronize(dst.peerStream),
+                  "cuStreamSynchronize");
+      FUEL_RT_RETURN_IF_ERROR(dst.note(std::move(s)).withContext(context));
+      dst.peerCopyBytes += bytes;
+    }
+    if (*peer)
+      return CudaCopyPath::Peer;
+  }
+
+  // Staged: device to the source's pinned buffer, that to the destination,
+  // piece by piece (the buffer is portable: every context may use it).
+  std::lock_guard<std::mutex> lock(src.stagingMu);
+  for (uint64_t done = 0; done < bytes; done += src.stagingBytes) {
+    uint64_t n = std::min(src.stagingBytes, bytes - done);
+    FUEL_RT_RETURN_IF_ERROR(src.makeCurrent().withContext(context));
+    FUEL_RT_RETURN_IF_ERROR(
+        src.note(check(*src.drv,
+                       src.drv->cuMemcpyDtoH(src.staging, *from + done,
+                                             size_t(n)),
+                       "cuMemcpyDtoH"))
+            .withContext(context));
+    FUEL_RT_RETURN_IF_ERROR(dst.makeCurrent().withContext(context));
+    FUEL_RT_RETURN_IF_ERROR(
+        dst.note(
+               check(*dst.drv,
+                     dst.drv->cuMemcpyHtoD(*to + done, src.staging, size_t(n)),
+                     "cuMemcpyHtoD"))
+            .withContext(context));
+    dst.stagedCopyBytes += n;
+  }
+  return CudaCopyPath::Staged;
 }
 
 namespace {

@@ -165,6 +165,11 @@ StatusOr<std::unique_ptr<Driver>> loadOnce(const std::string &library) {
   need(d->cuModuleUnload, "cuModuleUnload");
   need(d->cuModuleGetFunction, "cuModuleGetFunction");
   need(d->cuLaunchKernel, "cuLaunchKernel");
+  // Optional: without them copies between devices are staged.
+  if (!take(handle, d->cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer") ||
+      !take(handle, d->cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess") ||
+      !take(handle, d->cuMemcpyPeerAsync, "cuMemcpyPeerAsync"))
+    d->cuDeviceCanAccessPeer = nullptr;
   if (missing)
     return Status::error(StatusCode::Unavailable,
                          library + " is not a CUDA driver (" + missing +

@@ -37,6 +37,7 @@ inline constexpr CUresult kErrorStubLibrary = 34;
 inline constexpr CUresult kErrorNoDevice = 100;
 inline constexpr CUresult kErrorInvalidPtx = 218;
 inline constexpr CUresult kErrorNotReady = 600;
+inline constexpr CUresult kErrorPeerAccessAlreadyEnabled = 704;
 
 inline constexpr int kAttrMaxThreadsPerBlock = 1;
 inline constexpr int kAttrMaxBlockDimX = 2;
@@ -97,6 +98,11 @@ struct Driver {
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, CUstream, void **,
                              void **);
+  // Peer copies; null where the driver lacks them (copies are then staged).
+  CUresult (*cuDeviceCanAccessPeer)(int *, CUdevice, CUdevice) = nullptr;
+  CUresult (*cuCtxEnablePeerAccess)(CUcontext, unsigned) = nullptr;
+  CUresult (*cuMemcpyPeerAsync)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext,
+                                size_t, CUstream) = nullptr;
 };
 
 /// "34 (CUDA_ERROR_STUB_LIBRARY: the toolkit's link stub, not a driver)".
