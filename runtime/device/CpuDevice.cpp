@@ -284,45 +284,20 @@ Status CpuQueue::validate(const Command &c, const Fence *waits,
                           size_t numWaits) {
   FUEL_RT_RETURN_IF_ERROR(detail::checkWaitList(waits, numWaits, kMaxWaits));
   std::lock_guard<std::mutex> lock(device_.mu);
-  if (c.kind == Command::Kind::Copy) {
-    const auto *src = device_.find(c.src);
-    const auto *dst = device_.find(c.dst);
-    return detail::checkCopyCommand(c, src ? &src->size : nullptr,
-                                    dst ? &dst->size : nullptr);
-  }
+  if (c.kind == Command::Kind::Copy)
+    return detail::checkCopyCommandIn(
+        c, [&](Buffer b) { return device_.find(b); });
   if (c.kind != Command::Kind::Dispatch)
     return Status::error(StatusCode::InvalidArgument,
                          "submit: unknown command kind");
   if (!device_.kernels.count(c.kernel.id))
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: kernel " + std::to_string(c.kernel.id) +
-                             " is not a loaded kernel of this device");
+    return detail::unknownKernel(c.kernel);
   uint64_t total = uint64_t(c.grid[0]) * c.grid[1];
   if (c.grid[2] && total > (uint64_t(1) << 48) / c.grid[2])
     return Status::error(StatusCode::InvalidArgument,
                          "dispatch: grid has more than 2^48 workgroups");
-  if (c.numBindings > kMaxBindings)
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: " + std::to_string(c.numBindings) +
-                             " bindings exceed the limit of " +
-                             std::to_string(kMaxBindings));
-  if (c.numBindings && !c.bindings)
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: null bindings");
-  if (c.numPushConstants > kMaxPushConstants)
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: " + std::to_string(c.numPushConstants) +
-                             " push constants exceed the limit of " +
-                             std::to_string(kMaxPushConstants));
-  if (c.numPushConstants && !c.pushConstants)
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: null push constants");
-  if (c.workspaceBytes > device_.pool->workspaceBytes())
-    return Status::error(StatusCode::FailedPrecondition,
-                         "dispatch: needs a workspace of " +
-                             std::to_string(c.workspaceBytes) +
-                             " bytes; reserveWorkspace reserved " +
-                             std::to_string(device_.pool->workspaceBytes()));
+  FUEL_RT_RETURN_IF_ERROR(
+      detail::checkDispatchArguments(c, device_.pool->workspaceBytes()));
   for (size_t i = 0; i < c.numBindings; ++i) {
     const Binding &b = c.bindings[i];
     // The message is built only on failure: a good submit allocates

@@ -295,23 +295,17 @@ CudaQueue::~CudaQueue() {
 Status CudaQueue::validate(const Command &c, const Fence *waits,
                            size_t numWaits) {
   if (dev_->lost)
-    return Status::error(StatusCode::Unavailable,
-                         "submit: the CUDA device was lost");
+    return detail::deviceLost("CUDA");
   std::lock_guard<std::mutex> lock(dev_->mu);
-  if (c.kind == Command::Kind::Copy) {
-    const auto *src = dev_->find(c.src);
-    const auto *dst = dev_->find(c.dst);
-    return detail::checkCopyCommand(c, src ? &src->size : nullptr,
-                                    dst ? &dst->size : nullptr);
-  }
+  if (c.kind == Command::Kind::Copy)
+    return detail::checkCopyCommandIn(c,
+                                      [&](Buffer b) { return dev_->find(b); });
   if (c.kind != Command::Kind::Dispatch)
     return Status::error(StatusCode::InvalidArgument,
                          "submit: unknown command kind");
   auto k = dev_->kernels.find(c.kernel.id);
   if (k == dev_->kernels.end())
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: kernel " + std::to_string(c.kernel.id) +
-                             " is not a loaded kernel of this device");
+    return detail::unknownKernel(c.kernel);
   for (int i = 0; i < 3; ++i) {
     if (c.grid[i] == 0)
       return Status::error(StatusCode::InvalidArgument,
@@ -324,28 +318,8 @@ Status CudaQueue::validate(const Command &c, const Fence *waits,
                                " exceeds the device's maximum of " +
                                std::to_string(dev_->maxGrid[i]));
   }
-  if (c.numBindings > kMaxBindings)
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: " + std::to_string(c.numBindings) +
-                             " bindings exceed the limit of " +
-                             std::to_string(kMaxBindings));
-  if (c.numPushConstants > kMaxPushConstants)
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: " + std::to_string(c.numPushConstants) +
-                             " push constants exceed the limit of " +
-                             std::to_string(kMaxPushConstants));
-  if (c.numBindings && !c.bindings)
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: null bindings");
-  if (c.numPushConstants && !c.pushConstants)
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: null push constants");
-  if (c.workspaceBytes > dev_->workspaceBytes)
-    return Status::error(StatusCode::FailedPrecondition,
-                         "dispatch: needs a workspace of " +
-                             std::to_string(c.workspaceBytes) +
-                             " bytes; reserveWorkspace reserved " +
-                             std::to_string(dev_->workspaceBytes));
+  FUEL_RT_RETURN_IF_ERROR(
+      detail::checkDispatchArguments(c, dev_->workspaceBytes));
   const CudaDevice::Impl::KernelRec &kr = k->second;
   std::vector<uint64_t> needed; // per binding, the bytes it must hold
   if (!kr.libraryEntry.empty()) {

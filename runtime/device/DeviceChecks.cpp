@@ -84,4 +84,42 @@ Status checkCopyCommand(const Command &c, const uint64_t *srcSize,
                     *dstSize);
 }
 
+Status unknownKernel(Kernel k) {
+  return Status::error(StatusCode::InvalidArgument,
+                       "dispatch: kernel " + std::to_string(k.id) +
+                           " is not a loaded kernel of this device");
+}
+
+Status deviceLost(const char *device) {
+  return Status::error(StatusCode::Unavailable, std::string("submit: the ") +
+                                                    device +
+                                                    " device was lost");
+}
+
+Status checkDispatchArguments(const Command &c, uint64_t reservedWorkspace) {
+  if (c.numBindings > kMaxBindings)
+    return Status::error(StatusCode::InvalidArgument,
+                         "dispatch: " + std::to_string(c.numBindings) +
+                             " bindings exceed the limit of " +
+                             std::to_string(kMaxBindings));
+  if (c.numBindings && !c.bindings)
+    return Status::error(StatusCode::InvalidArgument,
+                         "dispatch: null bindings");
+  if (c.numPushConstants > kMaxPushConstants)
+    return Status::error(StatusCode::InvalidArgument,
+                         "dispatch: " + std::to_string(c.numPushConstants) +
+                             " push constants exceed the limit of " +
+                             std::to_string(kMaxPushConstants));
+  if (c.numPushConstants && !c.pushConstants)
+    return Status::error(StatusCode::InvalidArgument,
+                         "dispatch: null push constants");
+  if (c.workspaceBytes > reservedWorkspace)
+    return Status::error(StatusCode::FailedPrecondition,
+                         "dispatch: needs a workspace of " +
+                             std::to_string(c.workspaceBytes) +
+                             " bytes; reserveWorkspace reserved " +
+                             std::to_string(reservedWorkspace));
+  return Status::ok();
+}
+
 } // namespace fuel::rt::detail

@@ -71,6 +71,28 @@ Status checkWaitList(const Fence *waits, size_t numWaits, size_t limit);
 Status checkCopyCommand(const Command &c, const uint64_t *srcSize,
                         const uint64_t *dstSize);
 
+/// checkCopyCommand with the buffers looked up by `find(Buffer)`, which
+/// returns a record with a `size` or null.
+template <typename Find>
+Status checkCopyCommandIn(const Command &c, Find &&find) {
+  const auto *src = find(c.src);
+  const auto *dst = find(c.dst);
+  return checkCopyCommand(c, src ? &src->size : nullptr,
+                          dst ? &dst->size : nullptr);
+}
+
+/// "dispatch: kernel N is not a loaded kernel of this device".
+Status unknownKernel(Kernel k);
+
+/// "submit: the DEVICE device was lost" (`device`: "CUDA", "Vulkan").
+Status deviceLost(const char *device);
+
+/// A dispatch's argument lists: at most kMaxBindings bindings and
+/// kMaxPushConstants push constants, neither null where it has entries, and
+/// a workspace within the `reservedWorkspace` bytes reserveWorkspace
+/// reserved.
+Status checkDispatchArguments(const Command &c, uint64_t reservedWorkspace);
+
 } // namespace fuel::rt::detail
 
 #endif // FUEL_RUNTIME_DEVICE_DEVICECHECKS_H

@@ -519,23 +519,17 @@ VulkanQueue::~VulkanQueue() {
 Status VulkanQueue::validate(const Command &c, const Fence *waits,
                              size_t numWaits) {
   if (dev_->lost)
-    return Status::error(StatusCode::Unavailable,
-                         "submit: the Vulkan device was lost");
+    return detail::deviceLost("Vulkan");
   std::lock_guard<std::mutex> lock(dev_->mu);
-  if (c.kind == Command::Kind::Copy) {
-    const auto *src = dev_->find(c.src);
-    const auto *dst = dev_->find(c.dst);
-    return detail::checkCopyCommand(c, src ? &src->size : nullptr,
-                                    dst ? &dst->size : nullptr);
-  }
+  if (c.kind == Command::Kind::Copy)
+    return detail::checkCopyCommandIn(c,
+                                      [&](Buffer b) { return dev_->find(b); });
   if (c.kind != Command::Kind::Dispatch)
     return Status::error(StatusCode::InvalidArgument,
                          "submit: unknown command kind");
   auto k = dev_->kernels.find(c.kernel.id);
   if (k == dev_->kernels.end())
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: kernel " + std::to_string(c.kernel.id) +
-                             " is not a loaded kernel of this device");
+    return detail::unknownKernel(c.kernel);
   const uint32_t *maxCount = dev_->props.limits.maxComputeWorkGroupCount;
   for (int i = 0; i < 3; ++i)
     if (c.grid[i] > maxCount[i])
