@@ -32,8 +32,9 @@ uint64_t dimLimit(const plan::GpuLimits &limits, unsigned dim) {
 
 } // namespace
 
-uint32_t genericGroupSize(const plan::GpuLimits *limits, uint32_t preferred,
-                          uint32_t unknownLimit) {
+uint32_t fuel::target::genericGroupSize(const plan::GpuLimits *limits,
+                                        uint32_t preferred,
+                                        uint32_t unknownLimit) {
   uint32_t threads = unknownLimit;
   uint32_t sizeX = unknownLimit;
   if (limits) {
