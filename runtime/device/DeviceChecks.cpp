@@ -96,7 +96,7 @@ Status deviceLost(const char *device) {
                                                     " device was lost");
 }
 
-Status checkDispatchArguments(const Command &c, uint64_t reservedWorkspace) {
+Status checkBindingList(const Command &c) {
   if (c.numBindings > kMaxBindings)
     return Status::error(StatusCode::InvalidArgument,
                          "dispatch: " + std::to_string(c.numBindings) +
@@ -105,6 +105,11 @@ Status checkDispatchArguments(const Command &c, uint64_t reservedWorkspace) {
   if (c.numBindings && !c.bindings)
     return Status::error(StatusCode::InvalidArgument,
                          "dispatch: null bindings");
+  return Status::ok();
+}
+
+Status checkDispatchArguments(const Command &c, uint64_t reservedWorkspace) {
+  FUEL_RT_RETURN_IF_ERROR(checkBindingList(c));
   if (c.numPushConstants > kMaxPushConstants)
     return Status::error(StatusCode::InvalidArgument,
                          "dispatch: " + std::to_string(c.numPushConstants) +

@@ -87,8 +87,12 @@ Status unknownKernel(Kernel k);
 /// "submit: the DEVICE device was lost" (`device`: "CUDA", "Vulkan").
 Status deviceLost(const char *device);
 
-/// A dispatch's argument lists: at most kMaxBindings bindings and
-/// kMaxPushConstants push constants, neither null where it has entries, and
+/// A dispatch's binding list: at most kMaxBindings bindings, not null where
+/// it has some.
+Status checkBindingList(const Command &c);
+
+/// A dispatch's argument lists: checkBindingList, at most
+/// kMaxPushConstants push constants, not null where it has some, and
 /// a workspace within the `reservedWorkspace` bytes reserveWorkspace
 /// reserved.
 Status checkDispatchArguments(const Command &c, uint64_t reservedWorkspace);

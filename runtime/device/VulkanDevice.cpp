@@ -539,14 +539,7 @@ Status VulkanQueue::validate(const Command &c, const Fence *waits,
               std::to_string(c.grid[i]) +
               " exceeds the device's maxComputeWorkGroupCount of " +
               std::to_string(maxCount[i]));
-  if (c.numBindings > kMaxBindings)
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: " + std::to_string(c.numBindings) +
-                             " bindings exceed the limit of " +
-                             std::to_string(kMaxBindings));
-  if (c.numBindings && !c.bindings)
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: null bindings");
+  FUEL_RT_RETURN_IF_ERROR(detail::checkBindingList(c));
   if (c.numBindings != k->second.slots.size())
     return Status::error(StatusCode::InvalidArgument,
                          "dispatch: kernel " + std::to_string(c.kernel.id) +
