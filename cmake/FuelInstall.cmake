@@ -72,6 +72,7 @@ if(FUEL_BUILD_COMPILER)
     FuelPlanner Planner
     FuelJudge Judge
     FuelTarget Target
+    FuelRtPtx RtPtx
     FuelRtExecutable RtExecutable
     MLIRFuelDialect Dialect
     MLIRFuelCpuTarget CpuTarget

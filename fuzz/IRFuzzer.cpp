@@ -83,7 +83,11 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // MLIR's lexer takes the byte after the buffer for its end (a NUL, as
+  // llvm::MemoryBuffer guarantees), but parseSourceString does not copy:
+  // the fuzzer's bytes end at the allocation, so they are parsed from a
+  // NUL-terminated copy, as fuel-compile and fuelCompileText read theirs.
+  std::string text(reinterpret_cast<const char *>(data), size);
   MLIRContext ctx(*registry, MLIRContext::Threading::DISABLED);
   // The topology attribute is built before anything in the input may load
   // the dialect.

@@ -43,7 +43,7 @@ extern "C" {
 
 /* The version of this API. The major version changes when a declaration
  * here changes incompatibly; the minor one when declarations are added. */
-#define FUEL_COMPILER_C_API_VERSION_MAJOR 1
+#define FUEL_COMPILER_C_API_VERSION_MAJOR 2
 #define FUEL_COMPILER_C_API_VERSION_MINOR 0
 #define FUEL_COMPILER_C_API_VERSION                                            \
   (FUEL_COMPILER_C_API_VERSION_MAJOR * 1000 + FUEL_COMPILER_C_API_VERSION_MINOR)
@@ -117,6 +117,14 @@ typedef struct fuelCompileOptions {
    * returned status, warnings, and remarks (explain=true). */
   fuelDiagnosticHandler diagnosticHandler;
   void *diagnosticUserData;
+  /* The CUDA toolkit directory whose libdevice the PTX of cuda kernels
+   * links for math functions without an approximation or an NVPTX
+   * instruction (fuel-compile --cuda-toolkit): NULL: the toolkit CMake
+   * found when fuel was built (none if it found none); "": none; else the
+   * directory, which must hold nvvm/libdevice/libdevice.10.bc once a cuda
+   * kernel is lowered (an error naming it otherwise). Never taken from the
+   * environment. Since version 2.0. */
+  const char *cudaToolkit;
 } fuelCompileOptions;
 
 /* Parses `length` bytes of IR text at `text` (no NUL needed) as a module

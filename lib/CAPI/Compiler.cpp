@@ -87,6 +87,9 @@ LogicalResult toCompileOptions(const fuelCompileOptions *options,
   if (options->planOptions && failed(fc::parsePlanningOptions(
                                   options->planOptions, out.planning, message)))
     return failure();
+  // NULL keeps the default (the toolkit found at build time); "" is none.
+  if (options->cudaToolkit)
+    out.cudaToolkit = std::string(options->cudaToolkit);
   // fuelCompileStage k (k >= 1) is CompileStage k - 1, in the same order.
   static_assert(fuelCompileStagePlanned - 1 ==
                         static_cast<int>(fc::CompileStage::Planned) &&

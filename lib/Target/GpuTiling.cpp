@@ -8,6 +8,8 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
+
 using namespace fuel;
 using namespace fuel::target;
 
@@ -29,6 +31,23 @@ uint64_t dimLimit(const plan::GpuLimits &limits, unsigned dim) {
 }
 
 } // namespace
+
+uint32_t fuel::target::genericGroupSize(const plan::GpuLimits *limits,
+                                        uint32_t preferred,
+                                        uint32_t unknownLimit) {
+  uint32_t threads = unknownLimit;
+  uint32_t sizeX = unknownLimit;
+  if (limits) {
+    if (limits->maxWorkgroupInvocations)
+      threads = limits->maxWorkgroupInvocations;
+    if (limits->maxWorkgroupSize[0])
+      sizeX = limits->maxWorkgroupSize[0];
+  }
+  uint32_t size = std::min({preferred, threads, sizeX});
+  if (limits && limits->subgroupSize && size >= limits->subgroupSize)
+    size -= size % limits->subgroupSize;
+  return std::max<uint32_t>(size, 1);
+}
 
 llvm::Expected<MatmulTiling>
 fuel::target::chooseMatmulTiling(const plan::GpuLimits &limits, uint64_t m,

@@ -284,45 +284,20 @@ Status CpuQueue::validate(const Command &c, const Fence *waits,
                           size_t numWaits) {
   FUEL_RT_RETURN_IF_ERROR(detail::checkWaitList(waits, numWaits, kMaxWaits));
   std::lock_guard<std::mutex> lock(device_.mu);
-  if (c.kind == Command::Kind::Copy) {
-    const auto *src = device_.find(c.src);
-    const auto *dst = device_.find(c.dst);
-    return detail::checkCopyCommand(c, src ? &src->size : nullptr,
-                                    dst ? &dst->size : nullptr);
-  }
+  if (c.kind == Command::Kind::Copy)
+    return detail::checkCopyCommandIn(
+        c, [&](Buffer b) { return device_.find(b); });
   if (c.kind != Command::Kind::Dispatch)
     return Status::error(StatusCode::InvalidArgument,
                          "submit: unknown command kind");
   if (!device_.kernels.count(c.kernel.id))
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: kernel " + std::to_string(c.kernel.id) +
-                             " is not a loaded kernel of this device");
+    return detail::unknownKernel(c.kernel);
   uint64_t total = uint64_t(c.grid[0]) * c.grid[1];
   if (c.grid[2] && total > (uint64_t(1) << 48) / c.grid[2])
     return Status::error(StatusCode::InvalidArgument,
                          "dispatch: grid has more than 2^48 workgroups");
-  if (c.numBindings > kMaxBindings)
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: " + std::to_string(c.numBindings) +
-                             " bindings exceed the limit of " +
-                             std::to_string(kMaxBindings));
-  if (c.numBindings && !c.bindings)
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: null bindings");
-  if (c.numPushConstants > kMaxPushConstants)
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: " + std::to_string(c.numPushConstants) +
-                             " push constants exceed the limit of " +
-                             std::to_string(kMaxPushConstants));
-  if (c.numPushConstants && !c.pushConstants)
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: null push constants");
-  if (c.workspaceBytes > device_.pool->workspaceBytes())
-    return Status::error(StatusCode::FailedPrecondition,
-                         "dispatch: needs a workspace of " +
-                             std::to_string(c.workspaceBytes) +
-                             " bytes; reserveWorkspace reserved " +
-                             std::to_string(device_.pool->workspaceBytes()));
+  FUEL_RT_RETURN_IF_ERROR(
+      detail::checkDispatchArguments(c, device_.pool->workspaceBytes()));
   for (size_t i = 0; i < c.numBindings; ++i) {
     const Binding &b = c.bindings[i];
     // The message is built only on failure: a good submit allocates
@@ -584,26 +559,15 @@ size_t CpuDevice::workerStackBytes() const {
   return impl_->pool->workerStackBytes();
 }
 
-StatusOr<Buffer> CpuDevice::allocate(uint64_t size, uint64_t alignment) {
-  if (alignment == 0)
-    alignment = 64;
-  if (alignment & (alignment - 1))
-    return Status::error(StatusCode::InvalidArgument,
-                         "allocate: alignment " + std::to_string(alignment) +
-                             " is not a power of two");
-  if (alignment > impl_->info.maxAlignment)
-    return Status::error(StatusCode::InvalidArgument,
-                         "allocate: alignment " + std::to_string(alignment) +
-                             " exceeds the device's maximum of " +
-                             std::to_string(impl_->info.maxAlignment));
+StatusOr<Buffer> CpuDevice::allocate(uint64_t size, uint64_t requested) {
+  StatusOr<uint64_t> aligned =
+      detail::checkAlignment(requested, impl_->info.maxAlignment);
+  if (!aligned)
+    return aligned.status();
+  const uint64_t alignment = *aligned;
   std::lock_guard<std::mutex> lock(impl_->mu);
-  const uint64_t limit = impl_->info.memoryLimit;
-  if (size > limit || impl_->allocated > limit - size)
-    return Status::error(StatusCode::ResourceExhausted,
-                         "allocate: " + std::to_string(size) +
-                             " bytes would exceed the device memory limit (" +
-                             std::to_string(impl_->allocated) + " of " +
-                             std::to_string(limit) + " bytes in use)");
+  FUEL_RT_RETURN_IF_ERROR(detail::checkMemoryLimit(size, impl_->allocated,
+                                                   impl_->info.memoryLimit));
   uint64_t rounded =
       std::max(alignment, (size + alignment - 1) & ~(alignment - 1));
   void *p = std::aligned_alloc(alignment, rounded);
@@ -669,8 +633,8 @@ uint64_t CpuDevice::bytesAllocated() const {
 
 Status CpuDevice::write(Buffer dst, uint64_t dstOffset, const void *src,
                         uint64_t bytes) {
-  if (bytes && !src)
-    return Status::error(StatusCode::InvalidArgument, "write: null source");
+  FUEL_RT_RETURN_IF_ERROR(
+      detail::checkHostPointer(src, bytes, "write: null source"));
   std::lock_guard<std::mutex> lock(impl_->mu);
   const auto *a = impl_->find(dst);
   if (!a)
@@ -684,8 +648,8 @@ Status CpuDevice::write(Buffer dst, uint64_t dstOffset, const void *src,
 
 Status CpuDevice::read(Buffer src, uint64_t srcOffset, void *dst,
                        uint64_t bytes) {
-  if (bytes && !dst)
-    return Status::error(StatusCode::InvalidArgument, "read: null destination");
+  FUEL_RT_RETURN_IF_ERROR(
+      detail::checkHostPointer(dst, bytes, "read: null destination"));
   std::lock_guard<std::mutex> lock(impl_->mu);
   const auto *a = impl_->find(src);
   if (!a)

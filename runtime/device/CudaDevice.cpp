@@ -10,6 +10,7 @@
 
 #include "CudaDevice.h"
 
+#include "BatchingQueue.h"
 #include "Cublas.h"
 #include "CudaDriver.h"
 #include "DeviceChecks.h"
@@ -33,7 +34,6 @@ namespace {
 std::atomic<uint64_t> nextHandleId{2ull << 40};
 uint64_t newId() { return nextHandleId.fetch_add(1); }
 
-constexpr size_t kMaxWaits = 8;
 constexpr uint64_t kMaxAlignment = 256; // cuMemAlloc's alignment
 /// Timestamps are taken relative to a calibration event; it is renewed
 /// when a command starts this long after it (float milliseconds lose
@@ -87,7 +87,15 @@ public:
   uint64_t stagingBytes = 0;
 
   std::atomic<uint64_t> launches{0}, libraryCalls{0}, copies{0}, stagedBytes{0};
+  std::atomic<uint64_t> peerCopyBytes{0}, stagedCopyBytes{0};
   std::atomic<bool> lost{false};
+
+  /// Peer copies into this device: the stream they run on (made at the
+  /// first) and, per source device, whether peer access from this
+  /// device's context is enabled (true) or impossible (false).
+  std::mutex peerMu;
+  CUstream peerStream = nullptr;
+  std::map<CUdevice, bool> peerAccess;
 
   ~Impl() {
     if (!drv)
@@ -102,6 +110,8 @@ public:
         drv->cuMemFree(a.ptr);
     if (staging)
       drv->cuMemFreeHost(staging);
+    if (peerStream)
+      drv->cuStreamDestroy(peerStream);
     if (retained)
       drv->cuDevicePrimaryCtxRelease(device);
   }
@@ -186,33 +196,24 @@ Status CudaDevice::Impl::init(uint32_t ordinal, const CudaDeviceOptions &opts) {
 // Queues
 //===----------------------------------------------------------------------===//
 
-class CudaQueue final : public Queue {
+class CudaQueue final : public detail::BatchingQueue<std::recursive_mutex> {
 public:
   explicit CudaQueue(std::shared_ptr<CudaDevice::Impl> dev)
-      : dev_(std::move(dev)), drv_(dev_->drv) {}
+      : BatchingQueue(CudaDevice::kMaxBatch), dev_(std::move(dev)),
+        drv_(dev_->drv) {}
   ~CudaQueue() override;
 
   Status init();
-  StatusOr<Fence> submit(const Command &command, const Fence *waits,
-                         size_t numWaits) override;
-  Status wait(Fence fence) override;
-  bool isSignalled(Fence fence) const override;
-  Status finish() override;
 
   const CudaDevice::Impl *device() const { return dev_.get(); }
 
   /// Enqueues every pending command up to `value`.
-  void flushUpTo(uint64_t value);
+  void flushUpTo(uint64_t value) override;
   /// Makes `stream` wait for this queue's command `value` (flushed first).
   Status streamWaitFor(CUstream stream, uint64_t value);
 
 private:
-  struct Pending {
-    Command command;
-    uint64_t value = 0;
-    Fence waits[kMaxWaits];
-    size_t numWaits = 0;
-  };
+  using Pending = detail::PendingCommand;
   /// A command enqueued and not yet known to be complete.
   struct InFlight {
     uint64_t value = 0;
@@ -221,7 +222,10 @@ private:
     CommandTiming *timing = nullptr;
   };
 
-  Status validate(const Command &c, const Fence *waits, size_t numWaits);
+  Status validate(const Command &c, const Fence *waits,
+                  size_t numWaits) override;
+  Status waitFor(uint64_t value, uint64_t last) override;
+  bool signalled(uint64_t value, uint64_t last) override;
   Status enqueue(const Pending &p);
   Status enqueueDispatch(const Command &c);
   Status enqueueLibrary(const Command &c, const std::string &entry);
@@ -229,8 +233,6 @@ private:
   /// Retires completed commands in order (with mu_ held); with `block`,
   /// waits for every one up to `value`.
   Status collect(uint64_t value, bool block);
-  void fail(uint64_t value, Status s);
-  Status failureAt(uint64_t value) const;
   Status calibrate();
 
   std::shared_ptr<CudaDevice::Impl> dev_;
@@ -240,18 +242,11 @@ private:
   CUdeviceptr workspace_ = 0;
   uint64_t workspaceSize_ = 0;
 
-  mutable std::recursive_mutex mu_;
-  std::vector<Pending> pending_;
   std::deque<InFlight> inFlight_;
   std::vector<CUevent> freeEvents_;
-  uint64_t nextValue_ = 1;
   uint64_t completed_ = 0;
   CUevent epoch_ = nullptr;
   uint64_t epochNs_ = 0;
-
-  mutable std::mutex failMu_;
-  std::atomic<uint64_t> failedAt_{0};
-  Status failure_;
 };
 
 Status CudaQueue::init() {
@@ -261,7 +256,6 @@ Status CudaQueue::init() {
             "cuStreamCreate"));
   FUEL_RT_RETURN_IF_ERROR(check(
       *drv_, drv_->cuEventCreate(&epoch_, kEventDefault), "cuEventCreate"));
-  pending_.reserve(CudaDevice::kMaxBatch);
   return calibrate();
 }
 
@@ -300,25 +294,18 @@ CudaQueue::~CudaQueue() {
 
 Status CudaQueue::validate(const Command &c, const Fence *waits,
                            size_t numWaits) {
-  FUEL_RT_RETURN_IF_ERROR(detail::checkWaitList(waits, numWaits, kMaxWaits));
   if (dev_->lost)
-    return Status::error(StatusCode::Unavailable,
-                         "submit: the CUDA device was lost");
+    return detail::deviceLost("CUDA");
   std::lock_guard<std::mutex> lock(dev_->mu);
-  if (c.kind == Command::Kind::Copy) {
-    const auto *src = dev_->find(c.src);
-    const auto *dst = dev_->find(c.dst);
-    return detail::checkCopyCommand(c, src ? &src->size : nullptr,
-                                    dst ? &dst->size : nullptr);
-  }
+  if (c.kind == Command::Kind::Copy)
+    return detail::checkCopyCommandIn(c,
+                                      [&](Buffer b) { return dev_->find(b); });
   if (c.kind != Command::Kind::Dispatch)
     return Status::error(StatusCode::InvalidArgument,
                          "submit: unknown command kind");
   auto k = dev_->kernels.find(c.kernel.id);
   if (k == dev_->kernels.end())
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: kernel " + std::to_string(c.kernel.id) +
-                             " is not a loaded kernel of this device");
+    return detail::unknownKernel(c.kernel);
   for (int i = 0; i < 3; ++i) {
     if (c.grid[i] == 0)
       return Status::error(StatusCode::InvalidArgument,
@@ -331,28 +318,8 @@ Status CudaQueue::validate(const Command &c, const Fence *waits,
                                " exceeds the device's maximum of " +
                                std::to_string(dev_->maxGrid[i]));
   }
-  if (c.numBindings > kMaxBindings)
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: " + std::to_string(c.numBindings) +
-                             " bindings exceed the limit of " +
-                             std::to_string(kMaxBindings));
-  if (c.numPushConstants > kMaxPushConstants)
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: " + std::to_string(c.numPushConstants) +
-                             " push constants exceed the limit of " +
-                             std::to_string(kMaxPushConstants));
-  if (c.numBindings && !c.bindings)
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: null bindings");
-  if (c.numPushConstants && !c.pushConstants)
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: null push constants");
-  if (c.workspaceBytes > dev_->workspaceBytes)
-    return Status::error(StatusCode::FailedPrecondition,
-                         "dispatch: needs a workspace of " +
-                             std::to_string(c.workspaceBytes) +
-                             " bytes; reserveWorkspace reserved " +
-                             std::to_string(dev_->workspaceBytes));
+  FUEL_RT_RETURN_IF_ERROR(
+      detail::checkDispatchArguments(c, dev_->workspaceBytes));
   const CudaDevice::Impl::KernelRec &kr = k->second;
   std::vector<uint64_t> needed; // per binding, the bytes it must hold
   if (!kr.libraryEntry.empty()) {
@@ -397,49 +364,6 @@ Status CudaQueue::validate(const Command &c, const Fence *waits,
                                std::to_string(b.length) + " bytes; the gemm " +
                                "reads or writes " + std::to_string(needed[i]));
   }
-  return Status::ok();
-}
-
-StatusOr<Fence> CudaQueue::submit(const Command &command, const Fence *waits,
-                                  size_t numWaits) {
-  FUEL_RT_RETURN_IF_ERROR(validate(command, waits, numWaits));
-  bool full;
-  Fence f{this, 0};
-  {
-    std::lock_guard<std::recursive_mutex> lock(mu_);
-    for (size_t i = 0; i < numWaits; ++i)
-      if (waits[i].value != 0 && waits[i].queue == this &&
-          waits[i].value >= nextValue_)
-        return Status::error(StatusCode::InvalidArgument,
-                             "submit: wait fence " + std::to_string(i) +
-                                 " was never returned by its queue");
-    Pending p;
-    p.command = command;
-    p.value = nextValue_++;
-    for (size_t i = 0; i < numWaits; ++i)
-      if (waits[i].value != 0)
-        p.waits[p.numWaits++] = waits[i];
-    pending_.push_back(p);
-    f.value = p.value;
-    full = pending_.size() >= CudaDevice::kMaxBatch;
-  }
-  if (full)
-    flushUpTo(f.value);
-  return f;
-}
-
-void CudaQueue::fail(uint64_t value, Status s) {
-  std::lock_guard<std::mutex> lock(failMu_);
-  if (failedAt_ && failedAt_ <= value)
-    return;
-  failure_ = std::move(s);
-  failedAt_ = value;
-}
-
-Status CudaQueue::failureAt(uint64_t value) const {
-  std::lock_guard<std::mutex> lock(failMu_);
-  if (failedAt_ && value >= failedAt_)
-    return failure_;
   return Status::ok();
 }
 
@@ -644,7 +568,7 @@ void CudaQueue::flushUpTo(uint64_t value) {
   size_t taken = 0;
   for (; taken < pending_.size() && pending_[taken].value <= value; ++taken) {
     const Pending &p = pending_[taken];
-    if (failedAt_ && p.value >= failedAt_)
+    if (failedAt() && p.value >= failedAt())
       continue; // skipped: an earlier command failed
     Status s = current;
     InFlight f;
@@ -717,61 +641,28 @@ Status CudaQueue::collect(uint64_t value, bool block) {
   return Status::ok();
 }
 
-Status CudaQueue::wait(Fence fence) {
-  if (fence.value == 0)
-    return Status::ok();
-  if (fence.queue != this)
-    return Status::error(StatusCode::InvalidArgument,
-                         "wait: the fence belongs to another queue");
-  {
-    std::lock_guard<std::recursive_mutex> lock(mu_);
-    if (fence.value >= nextValue_)
-      return Status::error(StatusCode::InvalidArgument,
-                           "wait: fence " + std::to_string(fence.value) +
-                               " was never returned by this queue");
-  }
-  flushUpTo(fence.value);
+Status CudaQueue::waitFor(uint64_t value, uint64_t) {
+  flushUpTo(value);
   {
     std::lock_guard<std::recursive_mutex> lock(mu_);
     FUEL_RT_RETURN_IF_ERROR(dev_->makeCurrent());
-    (void)collect(fence.value, true);
+    (void)collect(value, true);
   }
-  return failureAt(fence.value);
+  return failureAt(value);
 }
 
-bool CudaQueue::isSignalled(Fence fence) const {
-  if (fence.value == 0)
-    return true;
-  if (fence.queue != this)
-    return false;
-  auto *self = const_cast<CudaQueue *>(this);
-  {
-    std::lock_guard<std::recursive_mutex> lock(mu_);
-    if (fence.value >= nextValue_)
-      return false;
-  }
-  self->flushUpTo(fence.value);
+bool CudaQueue::signalled(uint64_t value, uint64_t) {
+  flushUpTo(value);
   std::lock_guard<std::recursive_mutex> lock(mu_);
   if (!dev_->makeCurrent().isOk())
     return false;
-  (void)self->collect(fence.value, false);
-  if (fence.value <= completed_)
+  (void)collect(value, false);
+  if (value <= completed_)
     return true;
-  uint64_t failedAt = failedAt_;
+  uint64_t failed = failedAt();
   // A failed command and those after it signal once everything before
   // the failure has completed.
-  return failedAt && fence.value >= failedAt && completed_ + 1 >= failedAt;
-}
-
-Status CudaQueue::finish() {
-  uint64_t last;
-  {
-    std::lock_guard<std::recursive_mutex> lock(mu_);
-    last = nextValue_ - 1;
-  }
-  if (!last)
-    return Status::ok();
-  return wait(Fence{this, last});
+  return failed && value >= failed && completed_ + 1 >= failed;
 }
 
 //===----------------------------------------------------------------------===//
@@ -794,29 +685,19 @@ CudaDeviceCounters CudaDevice::counters() const {
   c.libraryCalls = impl_->libraryCalls;
   c.copies = impl_->copies;
   c.stagedBytes = impl_->stagedBytes;
+  c.peerCopyBytes = impl_->peerCopyBytes;
+  c.stagedCopyBytes = impl_->stagedCopyBytes;
   return c;
 }
 
 StatusOr<Buffer> CudaDevice::allocate(uint64_t size, uint64_t alignment) {
   Impl &d = *impl_;
-  if (alignment == 0)
-    alignment = 64;
-  if (alignment & (alignment - 1))
-    return Status::error(StatusCode::InvalidArgument,
-                         "allocate: alignment " + std::to_string(alignment) +
-                             " is not a power of two");
-  if (alignment > kMaxAlignment)
-    return Status::error(StatusCode::InvalidArgument,
-                         "allocate: alignment " + std::to_string(alignment) +
-                             " exceeds the device's maximum of " +
-                             std::to_string(kMaxAlignment));
+  // cuMemAlloc aligns to kMaxAlignment: the alignment is only checked.
+  FUEL_RT_RETURN_IF_ERROR(
+      detail::checkAlignment(alignment, kMaxAlignment).status());
   std::lock_guard<std::mutex> lock(d.mu);
-  if (size > d.info.memoryLimit - d.allocated)
-    return Status::error(StatusCode::ResourceExhausted,
-                         "allocate: " + std::to_string(size) +
-                             " bytes exceed the device's memory limit of " +
-                             std::to_string(d.info.memoryLimit) + " (" +
-                             std::to_string(d.allocated) + " in use)");
+  FUEL_RT_RETURN_IF_ERROR(
+      detail::checkMemoryLimit(size, d.allocated, d.info.memoryLimit));
   Impl::Allocation a;
   a.size = size;
   if (size) {
@@ -876,8 +757,8 @@ uint64_t CudaDevice::bytesAllocated() const {
 
 Status CudaDevice::write(Buffer dst, uint64_t dstOffset, const void *src,
                          uint64_t bytes) {
-  if (bytes && !src)
-    return Status::error(StatusCode::InvalidArgument, "write: null source");
+  FUEL_RT_RETURN_IF_ERROR(
+      detail::checkHostPointer(src, bytes, "write: null source"));
   Impl &d = *impl_;
   CUdeviceptr base;
   {
@@ -906,8 +787,8 @@ Status CudaDevice::write(Buffer dst, uint64_t dstOffset, const void *src,
 
 Status CudaDevice::read(Buffer src, uint64_t srcOffset, void *dst,
                         uint64_t bytes) {
-  if (bytes && !dst)
-    return Status::error(StatusCode::InvalidArgument, "read: null destination");
+  FUEL_RT_RETURN_IF_ERROR(
+      detail::checkHostPointer(dst, bytes, "read: null destination"));
   Impl &d = *impl_;
   CUdeviceptr base;
   {
@@ -959,6 +840,126 @@ Status CudaDevice::copy(Buffer src, uint64_t srcOffset, Buffer dst,
         return d.note(check(*d.drv, d.drv->cuMemcpyDtoD(a, b, size_t(n)),
                             "cuMemcpyDtoD"));
       });
+}
+
+namespace {
+
+/// The device address of [offset, offset + bytes) of buffer `b` of `d`,
+/// checked; `what` names the side.
+StatusOr<CUdeviceptr> resolveRange(CudaDevice::Impl &d, const char *what,
+                                   Buffer b, uint64_t offset, uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(d.mu);
+  const auto *a = d.find(b);
+  if (!a)
+    return unknownBuffer(what, b);
+  FUEL_RT_RETURN_IF_ERROR(checkRange(what, offset, bytes, a->size));
+  return a->ptr + offset;
+}
+
+/// Whether `dst` may copy from `src` GPU to GPU: the driver has the peer
+/// functions, reports access, and peer access from dst's context to src's
+/// is enabled (here, once per pair). Called with dst.peerMu held and dst's
+/// context current.
+StatusOr<bool> peerAccessible(CudaDevice::Impl &src, CudaDevice::Impl &dst) {
+  const Driver &drv = *dst.drv;
+  if (src.drv != dst.drv || !drv.cuDeviceCanAccessPeer)
+    return false;
+  auto it = dst.peerAccess.find(src.device);
+  if (it != dst.peerAccess.end())
+    return it->second;
+  int can = 0;
+  FUEL_RT_RETURN_IF_ERROR(
+      check(drv, drv.cuDeviceCanAccessPeer(&can, dst.device, src.device),
+            "cuDeviceCanAccessPeer"));
+  if (can) {
+    CUresult r = drv.cuCtxEnablePeerAccess(src.context, 0);
+    if (r != kSuccess && r != kErrorPeerAccessAlreadyEnabled)
+      return check(drv, r, "cuCtxEnablePeerAccess");
+  }
+  dst.peerAccess[src.device] = can != 0;
+  return can != 0;
+}
+
+} // namespace
+
+StatusOr<CudaCopyPath>
+copyBetweenCudaDevices(CudaDevice &srcDevice, Buffer srcBuffer,
+                       uint64_t srcOffset, CudaDevice &dstDevice,
+                       Buffer dstBuffer, uint64_t dstOffset, uint64_t bytes,
+                       bool allowPeer) {
+  CudaDevice::Impl &src = *srcDevice.impl_;
+  CudaDevice::Impl &dst = *dstDevice.impl_;
+  std::string context =
+      "copy " + src.info.id.str() + " -> " + dst.info.id.str();
+  if (&src == &dst) {
+    FUEL_RT_RETURN_IF_ERROR(
+        srcDevice.copy(srcBuffer, srcOffset, dstBuffer, dstOffset, bytes)
+            .withContext(context));
+    return CudaCopyPath::SameDevice;
+  }
+  if (src.lost || dst.lost)
+    return Status::error(
+        StatusCode::Unavailable,
+        context + ": " + (src.lost ? src.info.id.str() : dst.info.id.str()) +
+            " was lost");
+  StatusOr<CUdeviceptr> from =
+      resolveRange(src, "source", srcBuffer, srcOffset, bytes);
+  if (!from)
+    return from.status().withContext(context);
+  StatusOr<CUdeviceptr> to =
+      resolveRange(dst, "destination", dstBuffer, dstOffset, bytes);
+  if (!to)
+    return to.status().withContext(context);
+  if (allowPeer) {
+    std::lock_guard<std::mutex> lock(dst.peerMu);
+    FUEL_RT_RETURN_IF_ERROR(dst.makeCurrent().withContext(context));
+    StatusOr<bool> peer = peerAccessible(src, dst);
+    if (!peer)
+      return dst.note(peer.status()).withContext(context);
+    if (*peer && bytes) {
+      const Driver &drv = *dst.drv;
+      if (!dst.peerStream)
+        FUEL_RT_RETURN_IF_ERROR(
+            check(drv, drv.cuStreamCreate(&dst.peerStream, kStreamNonBlocking),
+                  "cuStreamCreate")
+                .withContext(context));
+      Status s =
+          check(drv,
+                drv.cuMemcpyPeerAsync(*to, dst.context, *from, src.context,
+                                      size_t(bytes), dst.peerStream),
+                "cuMemcpyPeerAsync");
+      if (s.isOk())
+        s = check(drv, drv.cuStreamSynchronize(dst.peerStream),
+                  "cuStreamSynchronize");
+      FUEL_RT_RETURN_IF_ERROR(dst.note(std::move(s)).withContext(context));
+      dst.peerCopyBytes += bytes;
+    }
+    if (*peer)
+      return CudaCopyPath::Peer;
+  }
+
+  // Staged: device to the source's pinned buffer, that to the destination,
+  // piece by piece (the buffer is portable: every context may use it).
+  std::lock_guard<std::mutex> lock(src.stagingMu);
+  for (uint64_t done = 0; done < bytes; done += src.stagingBytes) {
+    uint64_t n = std::min(src.stagingBytes, bytes - done);
+    FUEL_RT_RETURN_IF_ERROR(src.makeCurrent().withContext(context));
+    FUEL_RT_RETURN_IF_ERROR(
+        src.note(check(*src.drv,
+                       src.drv->cuMemcpyDtoH(src.staging, *from + done,
+                                             size_t(n)),
+                       "cuMemcpyDtoH"))
+            .withContext(context));
+    FUEL_RT_RETURN_IF_ERROR(dst.makeCurrent().withContext(context));
+    FUEL_RT_RETURN_IF_ERROR(
+        dst.note(
+               check(*dst.drv,
+                     dst.drv->cuMemcpyHtoD(*to + done, src.staging, size_t(n)),
+                     "cuMemcpyHtoD"))
+            .withContext(context));
+    dst.stagedCopyBytes += n;
+  }
+  return CudaCopyPath::Staged;
 }
 
 namespace {

@@ -45,6 +45,20 @@ struct CudaDeviceCounters {
   uint64_t copies = 0;
   /// Bytes write() and read() staged through pinned memory.
   uint64_t stagedBytes = 0;
+  /// Bytes copyBetweenCudaDevices copied into this device from another by
+  /// peer copies, and staged through the host.
+  uint64_t peerCopyBytes = 0;
+  uint64_t stagedCopyBytes = 0;
+};
+
+/// The way copyBetweenCudaDevices took.
+enum class CudaCopyPath {
+  /// cuMemcpyPeerAsync, GPU to GPU.
+  Peer,
+  /// Through the source's pinned host buffer, in pieces.
+  Staged,
+  /// Both buffers are on one device: copy().
+  SameDevice,
 };
 
 /// Opens CUDA device `ordinal` in driver order (the probe's cuda:N).
@@ -53,6 +67,23 @@ struct CudaDeviceCounters {
 /// such ordinal.
 StatusOr<std::unique_ptr<Device>>
 openCudaDevice(uint32_t ordinal, const CudaDeviceOptions &options = {});
+
+class CudaDevice;
+
+/// Copies `bytes` from `srcBuffer` at `srcOffset` on `src` to `dstBuffer` at
+/// `dstOffset` on `dst`, synchronously (the bytes are in place when it
+/// returns; the session's copies between devices). A peer copy
+/// (cuMemcpyPeerAsync on a stream of `dst`, after cuCtxEnablePeerAccess from
+/// dst's context to src's, once per pair) where `allowPeer`, both devices
+/// are on one driver and the driver reports that dst can access src's
+/// memory (cuDeviceCanAccessPeer, what a `peer` link of the topology
+/// stands for); else staged through src's pinned host buffer. Both buffers
+/// and ranges are checked first; every error names both devices
+/// ("copy cuda:0 -> cuda:1: ...").
+StatusOr<CudaCopyPath>
+copyBetweenCudaDevices(CudaDevice &src, Buffer srcBuffer, uint64_t srcOffset,
+                       CudaDevice &dst, Buffer dstBuffer, uint64_t dstOffset,
+                       uint64_t bytes, bool allowPeer = true);
 
 class CudaDevice final : public Device {
 public:
@@ -96,6 +127,10 @@ public:
 private:
   friend StatusOr<std::unique_ptr<Device>>
   openCudaDevice(uint32_t ordinal, const CudaDeviceOptions &options);
+  friend StatusOr<CudaCopyPath>
+  copyBetweenCudaDevices(CudaDevice &src, Buffer srcBuffer, uint64_t srcOffset,
+                         CudaDevice &dst, Buffer dstBuffer, uint64_t dstOffset,
+                         uint64_t bytes, bool allowPeer);
   explicit CudaDevice(std::shared_ptr<Impl> impl);
   std::shared_ptr<Impl> impl_;
 };

@@ -7,6 +7,9 @@
 
 #include "CudaDriver.h"
 
+#include "fuel/Runtime/Ptx.h"
+
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <dlfcn.h>
@@ -162,6 +165,11 @@ StatusOr<std::unique_ptr<Driver>> loadOnce(const std::string &library) {
   need(d->cuModuleUnload, "cuModuleUnload");
   need(d->cuModuleGetFunction, "cuModuleGetFunction");
   need(d->cuLaunchKernel, "cuLaunchKernel");
+  // Optional: without them copies between devices are staged.
+  if (!take(handle, d->cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer") ||
+      !take(handle, d->cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess") ||
+      !take(handle, d->cuMemcpyPeerAsync, "cuMemcpyPeerAsync"))
+    d->cuDeviceCanAccessPeer = nullptr;
   if (missing)
     return Status::error(StatusCode::Unavailable,
                          library + " is not a CUDA driver (" + missing +
@@ -212,49 +220,27 @@ Status checkPtxImage(const void *data, size_t size,
   if (!data || size == 0)
     return Status::error(StatusCode::InvalidArgument,
                          "cuda: empty PTX module image");
+  // The executable's reader takes the text with its terminating NUL; an
+  // image without one is read from a copy that has it.
   const char *text = static_cast<const char *>(data);
-  size_t length = size;
-  if (text[length - 1] == '\0')
-    --length;
-  if (std::memchr(text, '\0', length))
+  std::string terminated;
+  if (text[size - 1] != '\0') {
+    terminated.assign(text, size);
+    terminated.push_back('\0');
+    text = terminated.data();
+    size = terminated.size();
+  }
+  StatusOr<PtxModuleInfo> info = readPtxModule(text, size);
+  if (!info)
     return Status::error(StatusCode::InvalidArgument,
-                         "cuda: the PTX module image is not text (a NUL "
-                         "byte before its end)");
-  std::string ptx(text, length);
-  auto hasDirective = [&](const std::string &word) {
-    for (size_t at = ptx.find(word); at != std::string::npos;
-         at = ptx.find(word, at + 1)) {
-      size_t end = at + word.size();
-      bool startOk = at == 0 || std::isspace((unsigned char)ptx[at - 1]);
-      bool endOk = end < ptx.size() && std::isspace((unsigned char)ptx[end]);
-      if (startOk && endOk)
-        return true;
-    }
-    return false;
-  };
-  for (const char *d : {".version", ".target"})
-    if (!hasDirective(d))
-      return Status::error(StatusCode::InvalidArgument,
-                           std::string("cuda: the PTX module image has no ") +
-                               d + " directive");
-  for (const std::string &name : kernelNames) {
-    bool found = false;
-    for (size_t at = ptx.find(".entry"); at != std::string::npos && !found;
-         at = ptx.find(".entry", at + 1)) {
-      size_t p = at + 6;
-      while (p < ptx.size() && std::isspace((unsigned char)ptx[p]))
-        ++p;
-      if (ptx.compare(p, name.size(), name) == 0) {
-        size_t e = p + name.size();
-        found = e < ptx.size() &&
-                (ptx[e] == '(' || std::isspace((unsigned char)ptx[e]));
-      }
-    }
-    if (!found)
+                         "cuda: the PTX module image is not text or not PTX: " +
+                             info.status().message());
+  for (const std::string &name : kernelNames)
+    if (std::find(info->entries.begin(), info->entries.end(), name) ==
+        info->entries.end())
       return Status::error(StatusCode::InvalidArgument,
                            "cuda: the PTX module image has no .entry '" + name +
                                "'");
-  }
   return Status::ok();
 }
 

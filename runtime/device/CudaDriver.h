@@ -37,6 +37,7 @@ inline constexpr CUresult kErrorStubLibrary = 34;
 inline constexpr CUresult kErrorNoDevice = 100;
 inline constexpr CUresult kErrorInvalidPtx = 218;
 inline constexpr CUresult kErrorNotReady = 600;
+inline constexpr CUresult kErrorPeerAccessAlreadyEnabled = 704;
 
 inline constexpr int kAttrMaxThreadsPerBlock = 1;
 inline constexpr int kAttrMaxBlockDimX = 2;
@@ -97,6 +98,11 @@ struct Driver {
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, CUstream, void **,
                              void **);
+  // Peer copies; null where the driver lacks them (copies are then staged).
+  CUresult (*cuDeviceCanAccessPeer)(int *, CUdevice, CUdevice) = nullptr;
+  CUresult (*cuCtxEnablePeerAccess)(CUcontext, unsigned) = nullptr;
+  CUresult (*cuMemcpyPeerAsync)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext,
+                                size_t, CUstream) = nullptr;
 };
 
 /// "34 (CUDA_ERROR_STUB_LIBRARY: the toolkit's link stub, not a driver)".
@@ -129,10 +135,11 @@ void packKernelParams(const CUdeviceptr *bindingAddresses, size_t numBindings,
                       const uint32_t *push, size_t numPush, uint64_t *storage,
                       void **args);
 
-/// Checks a PTX module image before the driver sees it: text (no NUL before
-/// the end, where one terminating NUL is allowed), a `.version` and a
-/// `.target` directive, and a `.entry` for every kernel name. The message
-/// names what is missing.
+/// Checks a PTX module image before the driver sees it: what the
+/// executable's reader checks (readPtxModule, fuel/Runtime/Ptx.h: text, no
+/// NUL before the end, a `.version` and a `.target` directive; the image's
+/// terminating NUL may be missing here) and a `.entry` for every kernel
+/// name. The message names what is wrong.
 Status checkPtxImage(const void *data, size_t size,
                      const std::vector<std::string> &kernelNames);
 

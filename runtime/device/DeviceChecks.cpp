@@ -24,6 +24,31 @@ Status checkRange(const char *what, uint64_t offset, uint64_t bytes,
   return Status::ok();
 }
 
+StatusOr<uint64_t> checkAlignment(uint64_t alignment, uint64_t maxAlignment) {
+  if (alignment == 0)
+    alignment = 64;
+  if (alignment & (alignment - 1))
+    return Status::error(StatusCode::InvalidArgument,
+                         "allocate: alignment " + std::to_string(alignment) +
+                             " is not a power of two");
+  if (alignment > maxAlignment)
+    return Status::error(StatusCode::InvalidArgument,
+                         "allocate: alignment " + std::to_string(alignment) +
+                             " exceeds the device's maximum of " +
+                             std::to_string(maxAlignment));
+  return alignment;
+}
+
+Status checkMemoryLimit(uint64_t size, uint64_t allocated, uint64_t limit) {
+  if (size > limit || allocated > limit - size)
+    return Status::error(StatusCode::ResourceExhausted,
+                         "allocate: " + std::to_string(size) +
+                             " bytes would exceed the device memory limit (" +
+                             std::to_string(allocated) + " of " +
+                             std::to_string(limit) + " bytes in use)");
+  return Status::ok();
+}
+
 Status unknownBuffer(const char *what, Buffer b) {
   return Status::error(StatusCode::InvalidArgument,
                        std::string(what) + ": buffer " + std::to_string(b.id) +
@@ -57,6 +82,49 @@ Status checkCopyCommand(const Command &c, const uint64_t *srcSize,
       checkRange("copy command: source", c.srcOffset, c.bytes, *srcSize));
   return checkRange("copy command: destination", c.dstOffset, c.bytes,
                     *dstSize);
+}
+
+Status unknownKernel(Kernel k) {
+  return Status::error(StatusCode::InvalidArgument,
+                       "dispatch: kernel " + std::to_string(k.id) +
+                           " is not a loaded kernel of this device");
+}
+
+Status deviceLost(const char *device) {
+  return Status::error(StatusCode::Unavailable, std::string("submit: the ") +
+                                                    device +
+                                                    " device was lost");
+}
+
+Status checkBindingList(const Command &c) {
+  if (c.numBindings > kMaxBindings)
+    return Status::error(StatusCode::InvalidArgument,
+                         "dispatch: " + std::to_string(c.numBindings) +
+                             " bindings exceed the limit of " +
+                             std::to_string(kMaxBindings));
+  if (c.numBindings && !c.bindings)
+    return Status::error(StatusCode::InvalidArgument,
+                         "dispatch: null bindings");
+  return Status::ok();
+}
+
+Status checkDispatchArguments(const Command &c, uint64_t reservedWorkspace) {
+  FUEL_RT_RETURN_IF_ERROR(checkBindingList(c));
+  if (c.numPushConstants > kMaxPushConstants)
+    return Status::error(StatusCode::InvalidArgument,
+                         "dispatch: " + std::to_string(c.numPushConstants) +
+                             " push constants exceed the limit of " +
+                             std::to_string(kMaxPushConstants));
+  if (c.numPushConstants && !c.pushConstants)
+    return Status::error(StatusCode::InvalidArgument,
+                         "dispatch: null push constants");
+  if (c.workspaceBytes > reservedWorkspace)
+    return Status::error(StatusCode::FailedPrecondition,
+                         "dispatch: needs a workspace of " +
+                             std::to_string(c.workspaceBytes) +
+                             " bytes; reserveWorkspace reserved " +
+                             std::to_string(reservedWorkspace));
+  return Status::ok();
 }
 
 } // namespace fuel::rt::detail

@@ -14,6 +14,7 @@
 
 #include "VulkanDevice.h"
 
+#include "BatchingQueue.h"
 #include "DeviceChecks.h"
 #include "VulkanArena.h"
 
@@ -125,7 +126,6 @@ struct Vk {
 std::atomic<uint64_t> nextHandleId{1ull << 40};
 uint64_t newId() { return nextHandleId.fetch_add(1); }
 
-constexpr size_t kMaxWaits = 8;
 constexpr uint64_t kBlockSize = 64ull << 20;
 constexpr uint64_t kMaxAlignment = 65536;
 constexpr uint64_t kStagingBytes = 8ull << 20;
@@ -428,39 +428,22 @@ void VulkanDevice::Impl::recordCopy(VkCommandBuffer cb, VkBuffer src,
 // Queues
 //===----------------------------------------------------------------------===//
 
-class VulkanQueue final : public Queue {
+class VulkanQueue final : public detail::BatchingQueue<std::mutex> {
 public:
   explicit VulkanQueue(std::shared_ptr<VulkanDevice::Impl> dev)
-      : dev_(std::move(dev)) {}
+      : BatchingQueue(VulkanDevice::kMaxBatch), dev_(std::move(dev)) {}
   ~VulkanQueue() override;
 
   Status init();
-  StatusOr<Fence> submit(const Command &command, const Fence *waits,
-                         size_t numWaits) override;
-  Status wait(Fence fence) override;
-  bool isSignalled(Fence fence) const override;
-  Status finish() override;
 
   /// Submits every pending command with a fence value up to `value`, after
   /// the commands of other queues they wait for.
-  void flushUpTo(uint64_t value);
+  void flushUpTo(uint64_t value) override;
 
-  /// The failure of the first failed command at or before `value`.
-  Status failureAt(uint64_t value) const {
-    std::lock_guard<std::mutex> lock(failMu_);
-    if (failedAt_ && value >= failedAt_)
-      return failure_;
-    return Status::ok();
-  }
   std::atomic<uint64_t> submitted_{0};
 
 private:
-  struct Pending {
-    Command command;
-    uint64_t value = 0;
-    Fence waits[kMaxWaits];
-    size_t numWaits = 0;
-  };
+  using Pending = detail::PendingCommand;
   struct Slot {
     VkCommandBuffer cb = VK_NULL_HANDLE;
     VkDescriptorPool pool = VK_NULL_HANDLE;
@@ -471,8 +454,10 @@ private:
     std::vector<CommandTiming *> timings;
   };
 
-  Status validate(const Command &c, const Fence *waits, size_t numWaits);
-  void fail(uint64_t value, Status s);
+  Status validate(const Command &c, const Fence *waits,
+                  size_t numWaits) override;
+  Status waitFor(uint64_t value, uint64_t last) override;
+  bool signalled(uint64_t value, uint64_t last) override;
   StatusOr<Slot *> acquireSlot();
   void collect();
   Status waitValue(uint64_t value) const;
@@ -483,14 +468,8 @@ private:
   const Vk *vk_ = nullptr;
   VkSemaphore timeline_ = VK_NULL_HANDLE;
   VkCommandPool pool_ = VK_NULL_HANDLE;
-  mutable std::mutex mu_;
-  std::vector<Pending> pending_;
   std::vector<Slot> slots_;
-  uint64_t nextValue_ = 1;
   uint64_t lastSignal_ = 0;
-  mutable std::mutex failMu_;
-  std::atomic<uint64_t> failedAt_{0};
-  Status failure_;
 };
 
 Status VulkanQueue::init() {
@@ -511,7 +490,6 @@ Status VulkanQueue::init() {
   if (VkResult r = vk.vkCreateCommandPool(dev_->device, &pci, nullptr, &pool_);
       r != VK_SUCCESS)
     return vkStatus("vkCreateCommandPool", r);
-  pending_.reserve(VulkanDevice::kMaxBatch);
   slots_.reserve(kMaxSlots);
   return Status::ok();
 }
@@ -540,25 +518,18 @@ VulkanQueue::~VulkanQueue() {
 
 Status VulkanQueue::validate(const Command &c, const Fence *waits,
                              size_t numWaits) {
-  FUEL_RT_RETURN_IF_ERROR(detail::checkWaitList(waits, numWaits, kMaxWaits));
   if (dev_->lost)
-    return Status::error(StatusCode::Unavailable,
-                         "submit: the Vulkan device was lost");
+    return detail::deviceLost("Vulkan");
   std::lock_guard<std::mutex> lock(dev_->mu);
-  if (c.kind == Command::Kind::Copy) {
-    const auto *src = dev_->find(c.src);
-    const auto *dst = dev_->find(c.dst);
-    return detail::checkCopyCommand(c, src ? &src->size : nullptr,
-                                    dst ? &dst->size : nullptr);
-  }
+  if (c.kind == Command::Kind::Copy)
+    return detail::checkCopyCommandIn(c,
+                                      [&](Buffer b) { return dev_->find(b); });
   if (c.kind != Command::Kind::Dispatch)
     return Status::error(StatusCode::InvalidArgument,
                          "submit: unknown command kind");
   auto k = dev_->kernels.find(c.kernel.id);
   if (k == dev_->kernels.end())
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: kernel " + std::to_string(c.kernel.id) +
-                             " is not a loaded kernel of this device");
+    return detail::unknownKernel(c.kernel);
   const uint32_t *maxCount = dev_->props.limits.maxComputeWorkGroupCount;
   for (int i = 0; i < 3; ++i)
     if (c.grid[i] > maxCount[i])
@@ -568,14 +539,7 @@ Status VulkanQueue::validate(const Command &c, const Fence *waits,
               std::to_string(c.grid[i]) +
               " exceeds the device's maxComputeWorkGroupCount of " +
               std::to_string(maxCount[i]));
-  if (c.numBindings > kMaxBindings)
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: " + std::to_string(c.numBindings) +
-                             " bindings exceed the limit of " +
-                             std::to_string(kMaxBindings));
-  if (c.numBindings && !c.bindings)
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: null bindings");
+  FUEL_RT_RETURN_IF_ERROR(detail::checkBindingList(c));
   if (c.numBindings != k->second.slots.size())
     return Status::error(StatusCode::InvalidArgument,
                          "dispatch: kernel " + std::to_string(c.kernel.id) +
@@ -623,45 +587,6 @@ Status VulkanQueue::validate(const Command &c, const Fence *waits,
                                std::to_string(maxRange) + ")");
   }
   return Status::ok();
-}
-
-StatusOr<Fence> VulkanQueue::submit(const Command &command, const Fence *waits,
-                                    size_t numWaits) {
-  if (Status s = validate(command, waits, numWaits); !s.isOk())
-    return s;
-  bool full;
-  Fence f{this, 0};
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (size_t i = 0; i < numWaits; ++i) {
-      if (waits[i].value == 0)
-        continue;
-      if (waits[i].queue == this && waits[i].value >= nextValue_)
-        return Status::error(StatusCode::InvalidArgument,
-                             "submit: wait fence " + std::to_string(i) +
-                                 " was never returned by its queue");
-    }
-    Pending p;
-    p.command = command;
-    p.value = nextValue_++;
-    for (size_t i = 0; i < numWaits; ++i)
-      if (waits[i].value != 0)
-        p.waits[p.numWaits++] = waits[i];
-    pending_.push_back(p);
-    f.value = p.value;
-    full = pending_.size() >= VulkanDevice::kMaxBatch;
-  }
-  if (full)
-    flushUpTo(f.value);
-  return f;
-}
-
-void VulkanQueue::fail(uint64_t value, Status s) {
-  std::lock_guard<std::mutex> lock(failMu_);
-  if (failedAt_ && failedAt_ <= value)
-    return;
-  failure_ = std::move(s);
-  failedAt_ = value;
 }
 
 StatusOr<VulkanQueue::Slot *> VulkanQueue::acquireSlot() {
@@ -866,7 +791,7 @@ void VulkanQueue::flushUpTo(uint64_t value) {
     if (pending_.empty() || pending_.front().value > value)
       return;
     // Once a command failed, every later one is skipped.
-    if (failedAt_) {
+    if (failedAt()) {
       uint64_t last = 0;
       size_t n = 0;
       while (n < pending_.size() && pending_[n].value <= value)
@@ -1016,7 +941,7 @@ void VulkanQueue::flushUpTo(uint64_t value) {
     } else {
       s.timings.clear();
     }
-    if (failedAt_) {
+    if (failedAt()) {
       // The failed command and every later one are skipped.
       uint64_t last = pending_.back().value;
       pending_.clear();
@@ -1028,26 +953,12 @@ void VulkanQueue::flushUpTo(uint64_t value) {
   }
 }
 
-Status VulkanQueue::wait(Fence fence) {
-  if (fence.value == 0)
-    return Status::ok();
-  if (fence.queue != this)
-    return Status::error(StatusCode::InvalidArgument,
-                         "wait: the fence belongs to another queue");
-  uint64_t last;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (fence.value >= nextValue_)
-      return Status::error(StatusCode::InvalidArgument,
-                           "wait: fence " + std::to_string(fence.value) +
-                               " was never returned by this queue");
-    last = nextValue_ - 1;
-  }
+Status VulkanQueue::waitFor(uint64_t value, uint64_t last) {
   flushUpTo(last);
-  uint64_t upTo = fence.value;
-  Status failed = failureAt(fence.value);
+  uint64_t upTo = value;
+  Status failed = failureAt(value);
   if (!failed.isOk())
-    upTo = failedAt_ - 1;
+    upTo = failedAt() - 1;
   uint64_t signal;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -1063,44 +974,20 @@ Status VulkanQueue::wait(Fence fence) {
   return failed;
 }
 
-bool VulkanQueue::isSignalled(Fence fence) const {
-  if (fence.value == 0)
-    return true;
-  if (fence.queue != this)
-    return false;
-  uint64_t last;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (fence.value >= nextValue_)
-      return false;
-    last = nextValue_ - 1;
-  }
-  auto *self = const_cast<VulkanQueue *>(this);
-  self->flushUpTo(last);
-  uint64_t failedAt = failedAt_;
+bool VulkanQueue::signalled(uint64_t value, uint64_t last) {
+  flushUpTo(last);
+  uint64_t failed = failedAt();
   uint64_t done = 0;
   if (vk_->vkGetSemaphoreCounterValue(dev_->device, timeline_, &done) !=
       VK_SUCCESS)
     return false;
   bool signalled =
-      done >= fence.value ||
-      (failedAt && fence.value >= failedAt && done + 1 >= failedAt);
+      done >= value || (failed && value >= failed && done + 1 >= failed);
   if (signalled) {
     std::lock_guard<std::mutex> lock(mu_);
-    self->collect();
+    collect();
   }
   return signalled;
-}
-
-Status VulkanQueue::finish() {
-  uint64_t last;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    last = nextValue_ - 1;
-  }
-  if (!last)
-    return Status::ok();
-  return wait(Fence{this, last});
 }
 
 //===----------------------------------------------------------------------===//
@@ -1518,27 +1405,16 @@ VulkanDevice::~VulkanDevice() {
 
 const DeviceInfo &VulkanDevice::info() const { return impl_->info; }
 
-StatusOr<Buffer> VulkanDevice::allocate(uint64_t size, uint64_t alignment) {
-  if (alignment == 0)
-    alignment = 64;
-  if (alignment & (alignment - 1))
-    return Status::error(StatusCode::InvalidArgument,
-                         "allocate: alignment " + std::to_string(alignment) +
-                             " is not a power of two");
-  if (alignment > impl_->info.maxAlignment)
-    return Status::error(StatusCode::InvalidArgument,
-                         "allocate: alignment " + std::to_string(alignment) +
-                             " exceeds the device's maximum of " +
-                             std::to_string(impl_->info.maxAlignment));
+StatusOr<Buffer> VulkanDevice::allocate(uint64_t size, uint64_t requested) {
+  StatusOr<uint64_t> aligned =
+      detail::checkAlignment(requested, impl_->info.maxAlignment);
+  if (!aligned)
+    return aligned.status();
+  const uint64_t alignment = *aligned;
   Impl &d = *impl_;
   std::lock_guard<std::mutex> lock(d.mu);
-  const uint64_t limit = d.info.memoryLimit;
-  if (size > limit || d.allocated > limit - size)
-    return Status::error(StatusCode::ResourceExhausted,
-                         "allocate: " + std::to_string(size) +
-                             " bytes would exceed the device memory limit (" +
-                             std::to_string(d.allocated) + " of " +
-                             std::to_string(limit) + " bytes in use)");
+  FUEL_RT_RETURN_IF_ERROR(
+      detail::checkMemoryLimit(size, d.allocated, d.info.memoryLimit));
   // Room after the end, so that a zero-length binding has a range.
   uint64_t vkSize = ((size + 15) & ~uint64_t(15)) + 16;
   VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
@@ -1638,8 +1514,8 @@ uint64_t VulkanDevice::bytesAllocated() const {
 
 Status VulkanDevice::write(Buffer dst, uint64_t dstOffset, const void *src,
                            uint64_t bytes) {
-  if (bytes && !src)
-    return Status::error(StatusCode::InvalidArgument, "write: null source");
+  FUEL_RT_RETURN_IF_ERROR(
+      detail::checkHostPointer(src, bytes, "write: null source"));
   Impl &d = *impl_;
   std::unique_lock<std::mutex> lock(d.mu);
   const auto *a = d.find(dst);
@@ -1671,8 +1547,8 @@ Status VulkanDevice::write(Buffer dst, uint64_t dstOffset, const void *src,
 
 Status VulkanDevice::read(Buffer src, uint64_t srcOffset, void *dst,
                           uint64_t bytes) {
-  if (bytes && !dst)
-    return Status::error(StatusCode::InvalidArgument, "read: null destination");
+  FUEL_RT_RETURN_IF_ERROR(
+      detail::checkHostPointer(dst, bytes, "read: null destination"));
   Impl &d = *impl_;
   std::unique_lock<std::mutex> lock(d.mu);
   const auto *a = d.find(src);

@@ -582,9 +582,13 @@ Status Session::Impl::build() {
         crossDevice[i] = 1;
         // Between two devices that are not the cpu (whose memory is always
         // host memory): staged through the host where neither maps its
-        // buffers, in a buffer sized once here for the largest such copy.
-        if (p.devices[srcDev].device.kind != DeviceKind::Cpu &&
-            p.devices[dstDev].device.kind != DeviceKind::Cpu &&
+        // buffers, in a buffer sized once here for the largest such copy;
+        // CUDA to CUDA copies go peer or through the driver's pinned
+        // memory instead (copyBetweenCudaDevices).
+        DeviceKind srcKind = p.devices[srcDev].device.kind;
+        DeviceKind dstKind = p.devices[dstDev].device.kind;
+        if (srcKind != DeviceKind::Cpu && dstKind != DeviceKind::Cpu &&
+            !(srcKind == DeviceKind::Cuda && dstKind == DeviceKind::Cuda) &&
             cp.bytes > hostStaging.size())
           hostStaging.resize(cp.bytes);
       } else {
@@ -761,7 +765,15 @@ Status Session::Impl::runCrossDeviceCopy(size_t i) {
   Device *src = loaded->devices[program->buffers[cp.src].device];
   Device *dst = loaded->devices[program->buffers[cp.dst].device];
   uint64_t start = monotonicNs();
-  if (uint8_t *from = hostView(src, c.src)) {
+  auto *cudaSrc = dynamic_cast<CudaDevice *>(src);
+  auto *cudaDst = dynamic_cast<CudaDevice *>(dst);
+  if (cudaSrc && cudaDst) {
+    // GPU to GPU where the driver allows it (CudaDevice.h).
+    StatusOr<CudaCopyPath> path = copyBetweenCudaDevices(
+        *cudaSrc, c.src, c.srcOffset, *cudaDst, c.dst, c.dstOffset, c.bytes);
+    if (!path)
+      return path.status();
+  } else if (uint8_t *from = hostView(src, c.src)) {
     FUEL_RT_RETURN_IF_ERROR(
         dst->write(c.dst, c.dstOffset, from + c.srcOffset, c.bytes));
   } else if (uint8_t *to = hostView(dst, c.dst)) {

@@ -44,6 +44,7 @@ DIAGNOSTIC_HANDLER = ctypes.CFUNCTYPE(None, c_int, c_char_p, c_void_p)
 # fuelStatusCode and fuelCompileStage values (fuel-c/Runtime.h, Compiler.h).
 INVALID_ARGUMENT = 1
 STAGE_PLANNED = 1
+STAGE_PTX = 8
 DIAGNOSTIC_REMARK = 3
 DTYPE_F32 = 0
 
@@ -61,7 +62,7 @@ if "LD_PRELOAD" in TOOL_ENV:
 class CompileOptions(ctypes.Structure):
     _fields_ = [("topology", c_char_p), ("planOptions", c_char_p),
                 ("stage", c_int), ("diagnosticHandler", DIAGNOSTIC_HANDLER),
-                ("diagnosticUserData", c_void_p)]
+                ("diagnosticUserData", c_void_p), ("cudaToolkit", c_char_p)]
 
 
 class RuntimeOptions(ctypes.Structure):
@@ -315,6 +316,36 @@ def test_compile_and_run(api, args, program):
     return exe
 
 
+def test_cuda_toolkit(api, args, program):
+    """cudaToolkit reads as fuel-compile --cuda-toolkit: a directory without
+    libdevice is an error naming it; "" (no toolkit) lowers the cuda
+    kernels to the PTX fuel-compile --cuda-toolkit= prints."""
+    topology = os.path.join(os.path.dirname(args.topology), "cpu-cuda.json")
+    plan = b"pinned-device=cuda:0"
+    options = CompileOptions(topology=topology.encode(), planOptions=plan,
+                             stage=STAGE_PTX,
+                             cudaToolkit=b"/nonexistent-cuda-toolkit")
+    out, code, message = api.compile_text(program, args.program, options)
+    expected = ("convert-fuel-to-nvvm: option "
+                "cuda-toolkit='/nonexistent-cuda-toolkit' has no libdevice")
+    check(code == INVALID_ARGUMENT and expected in message,
+          f"cudaToolkit without libdevice: code {code}, message {message!r}")
+    print(f"(e) cudaToolkit without libdevice: "
+          f"{message.splitlines()[0][:100]}")
+    options.cudaToolkit = b""
+    ir, code, message = api.compile_text(program, args.program, options)
+    check(code == 0, f"cudaToolkit '': {message}")
+    check(b"gpu.binary" in ir, "stage ptx holds no gpu.binary")
+    tool_ir = subprocess.run([args.fuel_compile, args.program, "--topology",
+                              topology, "--plan", plan.decode(),
+                              "--cuda-toolkit=", "--emit=ptx", "-o", "-"],
+                             check=True, capture_output=True,
+                             env=TOOL_ENV).stdout
+    check(ir == tool_ir, "cudaToolkit '' differs from fuel-compile "
+          "--cuda-toolkit=")
+    print("(e) cudaToolkit '': the PTX stage of fuel-compile --cuda-toolkit=")
+
+
 def test_threads(api, args, program, expected):
     """Compiles on four threads at once (ctypes drops the GIL in calls):
     each call has its own context, and every one gives the same bytes."""
@@ -534,13 +565,14 @@ def main():
         program = f.read()
     try:
         version = lib.fuelCompilerCApiVersion()
-        check(version == 1000, f"fuelCompilerCApiVersion() is {version}")
+        check(version == 2000, f"fuelCompilerCApiVersion() is {version}")
         lib.fuelRegisterCompilerPasses()
         exe = test_compile_and_run(api, args, program)
         test_threads(api, args, program, exe)
         test_errors(api, args, program)
         test_module(api, args, program, exe)
         test_null_arguments(api, program)
+        test_cuda_toolkit(api, args, program)
     except CheckFailed as e:
         print(f"capi_test: FAILED: {e}")
         return 1

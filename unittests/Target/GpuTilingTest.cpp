@@ -257,3 +257,27 @@ TEST(GpuTiling, RowScheduleByShape) {
 }
 
 } // namespace
+
+// The generic 1-D group size: the preferred size capped by each thread
+// limit, the stand-in where a limit is unknown, whole subgroups.
+TEST(GenericGroupSize, CapsAndRounds) {
+  // No limits: the preferred size capped by the stand-in.
+  EXPECT_EQ(genericGroupSize(nullptr, 256, 1024), 256u);
+  EXPECT_EQ(genericGroupSize(nullptr, 256, 128), 128u);
+  plan::GpuLimits l = lavapipe();
+  EXPECT_EQ(genericGroupSize(&l, 64, 128), 64u);
+  // maxWorkgroupInvocations caps it, then whole subgroups of 32.
+  l = wide();
+  l.maxWorkgroupInvocations = 100;
+  EXPECT_EQ(genericGroupSize(&l, 256, 1024), 96u);
+  // maxWorkgroupSize[0] caps it too; an unknown invocation limit takes
+  // the stand-in.
+  l.maxWorkgroupInvocations = 0;
+  l.maxWorkgroupSize[0] = 80;
+  EXPECT_EQ(genericGroupSize(&l, 256, 1024), 64u);
+  EXPECT_EQ(genericGroupSize(&l, 256, 48), 32u);
+  // Smaller than one subgroup: kept as it is, never below 1.
+  l.maxWorkgroupSize[0] = 20;
+  EXPECT_EQ(genericGroupSize(&l, 256, 1024), 20u);
+  EXPECT_EQ(genericGroupSize(&l, 0, 1024), 1u);
+}

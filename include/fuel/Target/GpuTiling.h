@@ -20,6 +20,15 @@
 
 namespace fuel::target {
 
+/// The 1-D group size (a CUDA block, a Vulkan workgroup) of a generic GPU
+/// kernel, one output element per thread: `preferred`, capped by the
+/// device's thread limits (maxWorkgroupInvocations, maxWorkgroupSize[0];
+/// `unknownLimit` stands for either where the limits leave it 0, and for
+/// both where `limits` is null), rounded down to whole subgroups where the
+/// subgroup size is known and the size holds one; at least 1.
+uint32_t genericGroupSize(const plan::GpuLimits *limits, uint32_t preferred,
+                          uint32_t unknownLimit);
+
 /// The shared-memory matmul schedule of Vulkan matmul and batch_matmul
 /// kernels (lib/Conversion/GpuKernels/TiledMatmul.cpp): a workgroup of
 /// threadsN x threadsM invocations computes a tileM x tileN tile of C, each

@@ -13,9 +13,9 @@
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Dialect/Fuel/Transforms/CudaKernels.h"
 
+#include "../TestKernelImages.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::fuel;
@@ -37,37 +37,22 @@ struct TestEmitPtxPass
   }
 
   void runOnOperation() override {
-    if (output.empty()) {
-      getOperation().emitError("test-fuel-emit-ptx needs 'output'");
-      return signalPassFailure();
-    }
-    unsigned n = 0;
-    for (auto exe : getOperation().getOps<ExecutableOp>()) {
-      if (exe.getDevice().getKind() != DeviceKind::cuda)
-        continue;
-      ModuleOp kernels = exe.getKernelModule();
-      if (!kernels || kernels.getOps<gpu::BinaryOp>().empty())
-        continue;
+    auto ptxOf = [](ModuleOp kernels,
+                    llvm::function_ref<LogicalResult(StringRef)> write)
+        -> LogicalResult {
+      if (kernels.getOps<gpu::BinaryOp>().empty())
+        return success();
       FailureOr<StringRef> ptx = getKernelModulePtx(kernels);
       if (failed(ptx))
-        return signalPassFailure();
-      std::string path = n == 0 ? output.getValue()
-                                : output.getValue() + "." + std::to_string(n);
-      ++n;
-      std::error_code ec;
-      llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-      if (ec) {
-        getOperation().emitError()
-            << "cannot write '" << path << "': " << ec.message();
-        return signalPassFailure();
-      }
-      os << *ptx;
-    }
-    if (n == 0) {
-      getOperation().emitError("no cuda executable holds a gpu.binary: "
-                               "run convert-fuel-to-nvvm first");
+        return failure();
+      return write(*ptx);
+    };
+    if (failed(test::writeKernelImages(
+            getOperation(), getArgument(), output, DeviceKind::cuda,
+            "no cuda executable holds a gpu.binary: run convert-fuel-to-nvvm "
+            "first",
+            ptxOf)))
       return signalPassFailure();
-    }
     markAllAnalysesPreserved();
   }
 

@@ -12,11 +12,11 @@
 
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 
+#include "../TestKernelImages.h"
+
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Target/SPIRV/Serialization.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::fuel;
@@ -38,43 +38,30 @@ struct TestEmitSpirvPass
   }
 
   void runOnOperation() override {
-    if (output.empty()) {
-      getOperation().emitError("test-fuel-emit-spirv needs 'output'");
-      return signalPassFailure();
-    }
-    unsigned n = 0;
-    for (auto exe : getOperation().getOps<ExecutableOp>()) {
-      if (exe.getDevice().getKind() != DeviceKind::vulkan)
-        continue;
-      ModuleOp kernels = exe.getKernelModule();
-      if (!kernels)
-        continue;
+    auto spirvOf = [](ModuleOp kernels,
+                      llvm::function_ref<LogicalResult(StringRef)> write)
+        -> LogicalResult {
       for (auto spv : kernels.getOps<spirv::ModuleOp>()) {
         SmallVector<uint32_t> words;
-        if (failed(spirv::serialize(spv, words))) {
-          spv.emitError("could not serialize the spirv.module");
-          return signalPassFailure();
-        }
-        std::string path = n == 0 ? output.getValue()
-                                  : output.getValue() + "." + std::to_string(n);
-        ++n;
-        std::error_code ec;
-        llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-        if (ec) {
-          getOperation().emitError()
-              << "cannot write '" << path << "': " << ec.message();
-          return signalPassFailure();
-        }
+        if (failed(spirv::serialize(spv, words)))
+          return spv.emitError("could not serialize the spirv.module");
+        // Little-endian words, whatever the host's byte order.
+        std::string bytes;
+        bytes.reserve(4 * words.size());
         for (uint32_t word : words)
           for (unsigned b = 0; b < 4; ++b)
-            os << static_cast<char>(word >> (8 * b));
+            bytes.push_back(static_cast<char>(word >> (8 * b)));
+        if (failed(write(bytes)))
+          return failure();
       }
-    }
-    if (n == 0) {
-      getOperation().emitError("no vulkan executable holds a spirv.module: "
-                               "run convert-fuel-to-spirv first");
+      return success();
+    };
+    if (failed(test::writeKernelImages(
+            getOperation(), getArgument(), output, DeviceKind::vulkan,
+            "no vulkan executable holds a spirv.module: run "
+            "convert-fuel-to-spirv first",
+            spirvOf)))
       return signalPassFailure();
-    }
     markAllAnalysesPreserved();
   }
 

@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <numeric>
@@ -326,6 +327,136 @@ TEST(CudaFakeDriver, MemoryStagingAndCopies) {
   ASSERT_TRUE(dev->free(*a).isOk());
   EXPECT_EQ(dev->free(*a).code(), StatusCode::InvalidArgument);
   EXPECT_EQ(dev->bytesAllocated(), 0u);
+}
+
+/// Sets an environment variable for the test's scope and restores it.
+class ScopedEnv {
+public:
+  ScopedEnv(const char *name, const char *value) : name_(name) {
+    if (const char *old = std::getenv(name))
+      old_ = old;
+    had_ = std::getenv(name) != nullptr;
+    if (value)
+      setenv(name, value, 1);
+    else
+      unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (had_)
+      setenv(name_, old_.c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+
+private:
+  const char *name_;
+  std::string old_;
+  bool had_ = false;
+};
+
+/// Two devices of the test double, with 4096-byte staging buffers.
+std::pair<std::unique_ptr<Device>, std::unique_ptr<Device>> twoFakeDevices() {
+  auto a = openFakeCudaDevice(0, 4096, 0);
+  auto b = openFakeCudaDevice(0, 4096, 1);
+  EXPECT_TRUE(a.isOk()) << a.status().message();
+  EXPECT_TRUE(b.isOk()) << b.status().message();
+  if (!a.isOk() || !b.isOk())
+    return {};
+  return {std::move(*a), std::move(*b)};
+}
+
+TEST(CudaFakeDriver, CopiesBetweenTwoDevicesPeerOrStaged) {
+  ScopedEnv devices("FUEL_FAKE_CUDA_DEVICES", "2");
+  ScopedEnv peer("FUEL_FAKE_CUDA_PEER", nullptr);
+  auto [d0, d1] = twoFakeDevices();
+  ASSERT_TRUE(d0 && d1);
+  auto &c0 = *static_cast<CudaDevice *>(d0.get());
+  auto &c1 = *static_cast<CudaDevice *>(d1.get());
+  // 12000 bytes: three pieces of the 4096-byte staging buffer.
+  const uint64_t bytes = 12000;
+  auto src = d0->allocate(bytes, 0);
+  auto dst = d1->allocate(bytes, 0);
+  ASSERT_TRUE(src.isOk() && dst.isOk());
+  std::vector<uint8_t> pattern(bytes), zeros(bytes, 0);
+  for (uint64_t i = 0; i < bytes; ++i)
+    pattern[i] = uint8_t(i * 7 + 3);
+  ASSERT_TRUE(d0->write(*src, 0, pattern.data(), bytes).isOk());
+
+  // The reference by plain loops: bytes [8, bytes) of the destination take
+  // bytes [4, bytes - 4) of the source, the first 8 stay zero.
+  std::vector<uint8_t> want(bytes, 0);
+  for (uint64_t i = 8; i < bytes; ++i)
+    want[i] = pattern[i - 4];
+  std::vector<uint8_t> got(bytes);
+  for (bool allowPeer : {true, false}) {
+    SCOPED_TRACE(allowPeer ? "peer" : "staged");
+    ASSERT_TRUE(d1->write(*dst, 0, zeros.data(), bytes).isOk());
+    auto path =
+        copyBetweenCudaDevices(c0, *src, 4, c1, *dst, 8, bytes - 8, allowPeer);
+    ASSERT_TRUE(path.isOk()) << path.status().message();
+    EXPECT_EQ(*path, allowPeer ? CudaCopyPath::Peer : CudaCopyPath::Staged);
+    ASSERT_TRUE(d1->read(*dst, 0, got.data(), bytes).isOk());
+    EXPECT_EQ(got, want);
+  }
+  EXPECT_EQ(c1.counters().peerCopyBytes, bytes - 8);
+  EXPECT_EQ(c1.counters().stagedCopyBytes, bytes - 8);
+  EXPECT_EQ(c0.counters().peerCopyBytes, 0u);
+  EXPECT_EQ(c0.counters().stagedCopyBytes, 0u);
+
+  // The other way, peer access enabled for that pair too.
+  ASSERT_TRUE(d0->write(*src, 0, zeros.data(), bytes).isOk());
+  auto back = copyBetweenCudaDevices(c1, *dst, 8, c0, *src, 0, bytes - 8);
+  ASSERT_TRUE(back.isOk()) << back.status().message();
+  EXPECT_EQ(*back, CudaCopyPath::Peer);
+  ASSERT_TRUE(d0->read(*src, 0, got.data(), bytes).isOk());
+  for (uint64_t i = 0; i < bytes - 8; ++i)
+    ASSERT_EQ(got[i], want[i + 8]) << i;
+
+  // One device: copy().
+  auto same = copyBetweenCudaDevices(c0, *src, 0, c0, *src, 100, 16);
+  ASSERT_TRUE(same.isOk()) << same.status().message();
+  EXPECT_EQ(*same, CudaCopyPath::SameDevice);
+
+  // Errors name both devices and the side.
+  auto unknown = copyBetweenCudaDevices(c0, *dst, 0, c1, *dst, 0, 4);
+  ASSERT_FALSE(unknown.isOk());
+  EXPECT_EQ(unknown.status().code(), StatusCode::InvalidArgument);
+  EXPECT_TRUE(contains(unknown.status().message(),
+                       "copy cuda:0 -> cuda:1: source: buffer"))
+      << unknown.status().message();
+  auto outside = copyBetweenCudaDevices(c0, *src, 0, c1, *dst, 8, bytes);
+  ASSERT_FALSE(outside.isOk());
+  EXPECT_EQ(outside.status().code(), StatusCode::OutOfRange);
+  EXPECT_TRUE(contains(outside.status().message(),
+                       "copy cuda:0 -> cuda:1: destination: bytes [8, 8 + "
+                       "12000) are outside a buffer of 12000 bytes"))
+      << outside.status().message();
+  EXPECT_TRUE(d0->free(*src).isOk());
+  EXPECT_TRUE(d1->free(*dst).isOk());
+}
+
+TEST(CudaFakeDriver, CopiesBetweenDevicesWithoutPeerAccessAreStaged) {
+  ScopedEnv devices("FUEL_FAKE_CUDA_DEVICES", "2");
+  ScopedEnv peer("FUEL_FAKE_CUDA_PEER", "0");
+  auto [d0, d1] = twoFakeDevices();
+  ASSERT_TRUE(d0 && d1);
+  auto &c0 = *static_cast<CudaDevice *>(d0.get());
+  auto &c1 = *static_cast<CudaDevice *>(d1.get());
+  const uint64_t bytes = 5000;
+  auto src = d1->allocate(bytes, 0);
+  auto dst = d0->allocate(bytes, 0);
+  ASSERT_TRUE(src.isOk() && dst.isOk());
+  std::vector<uint8_t> pattern(bytes), got(bytes);
+  for (uint64_t i = 0; i < bytes; ++i)
+    pattern[i] = uint8_t(255 - i % 251);
+  ASSERT_TRUE(d1->write(*src, 0, pattern.data(), bytes).isOk());
+  auto path = copyBetweenCudaDevices(c1, *src, 0, c0, *dst, 0, bytes);
+  ASSERT_TRUE(path.isOk()) << path.status().message();
+  EXPECT_EQ(*path, CudaCopyPath::Staged);
+  ASSERT_TRUE(d0->read(*dst, 0, got.data(), bytes).isOk());
+  EXPECT_EQ(got, pattern);
+  EXPECT_EQ(c0.counters().peerCopyBytes, 0u);
+  EXPECT_EQ(c0.counters().stagedCopyBytes, bytes);
 }
 
 TEST(CudaFakeDriver, QueueCopiesRunInOrderWithFencesAndTimes) {

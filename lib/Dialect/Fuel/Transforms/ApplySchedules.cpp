@@ -287,15 +287,6 @@ computeParam(StringRef spec, ArrayRef<int64_t> extents,
 struct ApplySchedulesPass
     : public mlir::fuel::impl::FuelApplySchedulesPassBase<ApplySchedulesPass> {
   using Base::Base;
-  ApplySchedulesPass(const ApplySchedulesPass &other) : Base(other) {}
-
-  /// Which vulkan row reductions and softmaxes take the subgroup schedule
-  /// (VulkanRowKernels.h; Passes.td describes it).
-  Option<std::string> vulkanRowSchedule{
-      *this, "vulkan-row-schedule",
-      llvm::cl::desc("Row reductions and softmax on Vulkan: 'auto' (by the "
-                     "measured rule), 'subgroup' or 'per-element'"),
-      llvm::cl::init("auto")};
 
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);

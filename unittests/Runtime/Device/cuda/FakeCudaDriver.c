@@ -9,7 +9,11 @@
 // staging, copy ordering, fences and error paths be tested where no GPU
 // exists. A PTX image containing "fake-jit-error" fails to load with a JIT
 // error log. FUEL_FAKE_CUDA_DEVICES (default 1) and FUEL_FAKE_CUDA_MEMORY
-// (bytes, default 1 GiB) set what it reports.
+// (bytes, default 1 GiB) set what it reports. Each device has its own
+// primary context; peer access (cuDeviceCanAccessPeer) is reported between
+// every two devices unless FUEL_FAKE_CUDA_PEER is "0", and cuMemcpyPeerAsync
+// refuses a copy unless peer access was enabled from one context to the
+// other (the real driver would stage it; the double checks that fuel asked).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,15 +37,22 @@ enum {
   NOT_INITIALIZED = 3,
   INVALID_DEVICE = 101,
   INVALID_PTX = 218,
+  PEER_ACCESS_UNSUPPORTED = 217,
   NOT_FOUND = 500,
+  PEER_ACCESS_ALREADY_ENABLED = 704,
+  PEER_ACCESS_NOT_ENABLED = 705,
   NOT_SUPPORTED = 801
 };
+
+/* The most devices the double reports. */
+#define MAX_DEVICES 8
 
 static int initialized;
 
 static int deviceCount(void) {
   const char *v = getenv("FUEL_FAKE_CUDA_DEVICES");
-  return v ? atoi(v) : 1;
+  int n = v ? atoi(v) : 1;
+  return n < 0 ? 0 : n > MAX_DEVICES ? MAX_DEVICES : n;
 }
 
 static unsigned long long memoryBytes(void) {
@@ -147,10 +158,24 @@ EXPORT CUresult cuDeviceGetPCIBusId(char *id, int len, int device) {
   return OK;
 }
 
-static int contextToken;
+/* One primary context per device; the current one is per process (the
+   tests' threads all use the device through the same calls). */
+static int contextTokens[MAX_DEVICES];
+static int currentDevice = -1;
+/* peerEnabled[a][b]: context a may access device b's memory. */
+static int peerEnabled[MAX_DEVICES][MAX_DEVICES];
+
+static int contextDevice(const void *ctx) {
+  for (int d = 0; d < MAX_DEVICES; ++d)
+    if (ctx == &contextTokens[d])
+      return d;
+  return -1;
+}
+
 EXPORT CUresult cuDevicePrimaryCtxRetain(void **ctx, int device) {
-  (void)device;
-  *ctx = &contextToken;
+  if (device < 0 || device >= deviceCount())
+    return INVALID_DEVICE;
+  *ctx = &contextTokens[device];
   return OK;
 }
 EXPORT CUresult cuDevicePrimaryCtxRelease_v2(int device) {
@@ -158,7 +183,38 @@ EXPORT CUresult cuDevicePrimaryCtxRelease_v2(int device) {
   return OK;
 }
 EXPORT CUresult cuCtxSetCurrent(void *ctx) {
-  return ctx == &contextToken ? OK : INVALID_VALUE;
+  int d = contextDevice(ctx);
+  if (d < 0)
+    return INVALID_VALUE;
+  currentDevice = d;
+  return OK;
+}
+
+static int peerReported(void) {
+  const char *v = getenv("FUEL_FAKE_CUDA_PEER");
+  return !(v && strcmp(v, "0") == 0);
+}
+
+EXPORT CUresult cuDeviceCanAccessPeer(int *can, int device, int peer) {
+  if (device < 0 || device >= deviceCount() || peer < 0 ||
+      peer >= deviceCount())
+    return INVALID_DEVICE;
+  *can = device != peer && peerReported();
+  return OK;
+}
+
+EXPORT CUresult cuCtxEnablePeerAccess(void *peerCtx, unsigned flags) {
+  int peer = contextDevice(peerCtx);
+  if (flags != 0 || peer < 0 || currentDevice < 0)
+    return INVALID_VALUE;
+  if (peer == currentDevice)
+    return INVALID_DEVICE;
+  if (!peerReported())
+    return PEER_ACCESS_UNSUPPORTED;
+  if (peerEnabled[currentDevice][peer])
+    return PEER_ACCESS_ALREADY_ENABLED;
+  peerEnabled[currentDevice][peer] = 1;
+  return OK;
 }
 
 EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t bytes) {
@@ -209,6 +265,18 @@ EXPORT CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
 EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) {
   return copyBytes((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
 }
+EXPORT CUresult cuMemcpyPeerAsync(CUdeviceptr dst, void *dstCtx,
+                                  CUdeviceptr src, void *srcCtx, size_t n,
+                                  void *stream) {
+  (void)stream;
+  int to = contextDevice(dstCtx), from = contextDevice(srcCtx);
+  if (to < 0 || from < 0)
+    return INVALID_VALUE;
+  if (!peerEnabled[to][from] && !peerEnabled[from][to])
+    return PEER_ACCESS_NOT_ENABLED;
+  return copyBytes((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+}
+
 EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n,
                                      void *stream) {
   (void)stream;

@@ -13,6 +13,7 @@
 
 #include "fuel/Planner/Topology.h"
 #include "fuel/Support/Device.h"
+#include "fuel/Target/GpuTiling.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -55,22 +56,13 @@ inline constexpr int64_t kCudaMaxGridY = 65535;
 inline constexpr int64_t kCudaMaxGridZ = 65535;
 
 /// The 1-D block size of a generic CUDA kernel: kCudaPreferredBlockSize,
-/// capped by the device's thread limits, rounded down to whole warps where
-/// the warp size (`subgroupSize`) is known; `limits` may be null.
+/// capped by the device's thread limits (kCudaMaxThreadsPerBlock where
+/// unknown), rounded down to whole warps where the warp size
+/// (`subgroupSize`) is known; `limits` may be null
+/// (fuel::target::genericGroupSize).
 inline uint32_t cudaBlockSize(const ::fuel::plan::GpuLimits *limits) {
-  uint32_t size = kCudaPreferredBlockSize;
-  uint32_t threads = kCudaMaxThreadsPerBlock;
-  uint32_t sizeX = kCudaMaxThreadsPerBlock;
-  if (limits) {
-    if (limits->maxWorkgroupInvocations)
-      threads = limits->maxWorkgroupInvocations;
-    if (limits->maxWorkgroupSize[0])
-      sizeX = limits->maxWorkgroupSize[0];
-  }
-  size = std::min({size, threads, sizeX});
-  if (limits && limits->subgroupSize && size >= limits->subgroupSize)
-    size -= size % limits->subgroupSize;
-  return std::max<uint32_t>(size, 1);
+  return ::fuel::target::genericGroupSize(limits, kCudaPreferredBlockSize,
+                                          kCudaMaxThreadsPerBlock);
 }
 
 /// The limits CUDA code generation sizes the kernels of `device` with: the

@@ -700,8 +700,7 @@ def FuelApplySchedulesPass
     option `vulkan-row-schedule` says so: `auto` (the default) by
     `fuel::target::chooseRowSchedule`, the rule measured on lavapipe;
     `subgroup` whenever its rows fit one workgroup each in the grid (at most
-    65535); `per-element` never. (The option is declared with the pass, in
-    ApplySchedules.cpp.) Such a kernel keeps its tensor body and records
+    65535); `per-element` never. Such a kernel keeps its tensor body and records
     `fuel.row_kernel` (sum, max, min, softmax), `fuel.row_tiling = array<i64:
     rows, cols, S, G>` (`fuel::target::chooseReductionTiling` on the
     device's limits), `fuel.workgroup_size = [S * G, 1, 1]` and
@@ -804,6 +803,10 @@ def FuelApplySchedulesPass
            "Row reductions and softmax on CUDA: 'auto' (by the measured "
            "rule, fuel::target::chooseRowSchedule), 'warp' (warp shuffles "
            "whenever the kernel matches) or 'per-element'">,
+    Option<"vulkanRowSchedule", "vulkan-row-schedule", "std::string",
+           "\"auto\"",
+           "Row reductions and softmax on Vulkan: 'auto' (by the measured "
+           "rule), 'subgroup' or 'per-element'">,
   ];
 }
 

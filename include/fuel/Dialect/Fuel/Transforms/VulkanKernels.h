@@ -12,6 +12,7 @@
 #define FUEL_DIALECT_FUEL_TRANSFORMS_VULKANKERNELS_H
 
 #include "fuel/Planner/Topology.h"
+#include "fuel/Target/GpuTiling.h"
 
 #include "mlir/Support/LLVM.h"
 
@@ -83,21 +84,11 @@ inline constexpr int64_t kVulkanMaxWorkgroupCount = 65535;
 /// The 1-D workgroup size of a generic (one output element per invocation)
 /// Vulkan kernel: kVulkanPreferredWorkgroupSize, capped by the device's
 /// invocation limits, rounded down to a whole number of subgroups where the
-/// subgroup size is known; `limits` may be null (all unknown).
+/// subgroup size is known; `limits` may be null (all unknown;
+/// fuel::target::genericGroupSize).
 inline uint32_t vulkanWorkgroupSize(const ::fuel::plan::GpuLimits *limits) {
-  uint32_t size = kVulkanPreferredWorkgroupSize;
-  uint32_t invocations = kVulkanMinWorkgroupInvocations;
-  uint32_t sizeX = kVulkanMinWorkgroupInvocations;
-  if (limits) {
-    if (limits->maxWorkgroupInvocations)
-      invocations = limits->maxWorkgroupInvocations;
-    if (limits->maxWorkgroupSize[0])
-      sizeX = limits->maxWorkgroupSize[0];
-  }
-  size = std::min({size, invocations, sizeX});
-  if (limits && limits->subgroupSize && size >= limits->subgroupSize)
-    size -= size % limits->subgroupSize;
-  return std::max<uint32_t>(size, 1);
+  return ::fuel::target::genericGroupSize(limits, kVulkanPreferredWorkgroupSize,
+                                          kVulkanMinWorkgroupInvocations);
 }
 
 /// The iteration space of a vulkan kernel's workgroup `scf.forall`, which
