@@ -31,6 +31,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.fuel_tools_dir, config.llvm_tools_dir]
 tools = [
     "fuel-compile",
+    "fuel-judge",
     "fuel-opt",
     "fuel-run",
     "fuel-topology",
