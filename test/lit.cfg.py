@@ -33,6 +33,7 @@ tools = [
     "fuel-compile",
     "fuel-judge",
     "fuel-opt",
+    "fuel-profile-db",
     "fuel-run",
     "fuel-topology",
     ToolSubst("%python", config.python_executable, unresolved="ignore"),

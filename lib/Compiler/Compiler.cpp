@@ -147,7 +147,8 @@ bool PlanningOptions::operator==(const PlanningOptions &o) const {
          kernelSources == o.kernelSources && keepPerDevice == o.keepPerDevice &&
          placementAlgorithm == o.placementAlgorithm &&
          exportPlan == o.exportPlan && importPlan == o.importPlan &&
-         exportDot == o.exportDot && explain == o.explain;
+         exportDot == o.exportDot && explain == o.explain &&
+         profile == o.profile && profileThreads == o.profileThreads;
 }
 
 namespace {
@@ -210,6 +211,8 @@ void mlir::fuel::addPlanningPipeline(OpPassManager &pm,
   plan.importPlan = options.importPlan;
   plan.exportDot = options.exportDot;
   plan.explain = options.explain;
+  plan.profile = options.profile;
+  plan.profileThreads = options.profileThreads;
   buildPlanPipeline(pm, plan);
 }
 
@@ -256,6 +259,10 @@ static const char *changedPlanningOption(const PlanningOptions &options) {
     return "import-plan";
   if (options.exportDot != d.exportDot)
     return "export-dot";
+  if (options.profile != d.profile)
+    return "profile";
+  if (options.profileThreads != d.profileThreads)
+    return "profile-threads";
   return "explain";
 }
 

@@ -188,6 +188,14 @@ LogicalResult mlir::fuel::parsePlanningOptions(llvm::StringRef text,
       ok = setString(planning.exportDot);
     } else if (key == "explain") {
       ok = setBool(planning.explain);
+    } else if (key == "profile") {
+      ok = setString(planning.profile);
+    } else if (key == "profile-threads") {
+      int64_t n = 0;
+      if (!item.value || llvm::StringRef(value).getAsInteger(0, n) || n < 1)
+        ok = badValue("a positive integer");
+      else
+        planning.profileThreads = n;
     } else {
       message = "unknown fuel-plan option '" + key +
                 "' (docs/SEMANTICS.md §9 lists them)";

@@ -113,8 +113,24 @@ std::string describe(const MeasurementKey &key) {
 
 namespace {
 
-/// Schema version 2 (current). Version 1 had no `noise_ns` column and no
-/// `links` table; migrate() adds both.
+/// The link table (since version 2).
+constexpr const char *kCreateLinks = R"sql(
+CREATE TABLE links (
+  id INTEGER PRIMARY KEY,
+  from_device TEXT NOT NULL,
+  to_device TEXT NOT NULL,
+  sizes TEXT NOT NULL,
+  times_ns TEXT NOT NULL,
+  latency_ns REAL NOT NULL,
+  bandwidth_bytes_per_sec REAL NOT NULL,
+  timestamp INTEGER NOT NULL,
+  fuel_version TEXT NOT NULL,
+  UNIQUE (from_device, to_device)
+) STRICT;
+)sql";
+
+/// Schema version 2 (current), with kCreateLinks. Version 1 had no
+/// `noise_ns` column and no `links` table; createOrMigrate() adds both.
 constexpr const char *kCreateSchema = R"sql(
 CREATE TABLE schema_version (
   version INTEGER NOT NULL
@@ -144,36 +160,11 @@ CREATE TABLE measurements (
   fuel_version TEXT NOT NULL
 ) STRICT;
 CREATE INDEX measurements_by_kernel ON measurements (kernel_id, revision);
-CREATE TABLE links (
-  id INTEGER PRIMARY KEY,
-  from_device TEXT NOT NULL,
-  to_device TEXT NOT NULL,
-  sizes TEXT NOT NULL,
-  times_ns TEXT NOT NULL,
-  latency_ns REAL NOT NULL,
-  bandwidth_bytes_per_sec REAL NOT NULL,
-  timestamp INTEGER NOT NULL,
-  fuel_version TEXT NOT NULL,
-  UNIQUE (from_device, to_device)
-) STRICT;
 )sql";
 
-/// Version 1 -> 2: the noise column and the link table.
-constexpr const char *kMigrate1To2 = R"sql(
-ALTER TABLE measurements ADD COLUMN noise_ns REAL NOT NULL DEFAULT 0;
-CREATE TABLE links (
-  id INTEGER PRIMARY KEY,
-  from_device TEXT NOT NULL,
-  to_device TEXT NOT NULL,
-  sizes TEXT NOT NULL,
-  times_ns TEXT NOT NULL,
-  latency_ns REAL NOT NULL,
-  bandwidth_bytes_per_sec REAL NOT NULL,
-  timestamp INTEGER NOT NULL,
-  fuel_version TEXT NOT NULL,
-  UNIQUE (from_device, to_device)
-) STRICT;
-)sql";
+/// Version 1 -> 2: the noise column (and the link table, kCreateLinks).
+constexpr const char *kMigrate1To2 =
+    "ALTER TABLE measurements ADD COLUMN noise_ns REAL NOT NULL DEFAULT 0;";
 
 constexpr const char *kMeasurementColumns =
     "key_text, kernel_id, revision, op_kind, dtypes, shapes, params, "
@@ -344,6 +335,8 @@ llvm::Error ProfileDB::Impl::createOrMigrate(bool create) {
         return plainError("the database is empty (no fuel schema)");
       if (auto err = exec(kCreateSchema, "cannot create the schema"))
         return err;
+      if (auto err = exec(kCreateLinks, "cannot create the schema"))
+        return err;
       std::string insert = "INSERT INTO schema_version (version) VALUES (" +
                            std::to_string(kProfileSchemaVersion) + ")";
       return exec(insert.c_str(), "cannot write the schema version");
@@ -361,6 +354,8 @@ llvm::Error ProfileDB::Impl::createOrMigrate(bool create) {
     // One step per version, in order.
     if (*version == 1) {
       if (auto err = exec(kMigrate1To2, "cannot migrate from version 1"))
+        return err;
+      if (auto err = exec(kCreateLinks, "cannot migrate from version 1"))
         return err;
     }
     if (*version != kProfileSchemaVersion) {

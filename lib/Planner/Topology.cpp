@@ -296,6 +296,9 @@ std::string Topology::canonicalText() const {
     }
     if (d.computeCapability)
       out += " cc=" + d.computeCapability->str();
+    // Length-prefixed: a driver string may hold any character.
+    if (!d.driver.empty())
+      out += " driver=" + std::to_string(d.driver.size()) + ":" + d.driver;
     out += "\n";
   }
   for (const Link &l : sorted.links) {

@@ -123,8 +123,13 @@ static DeviceInfo accelerator(const probe::ProbedDevice &p, Device device,
                                            : c.vulkanGpuDispatchOverheadNs;
   info.memoryBytes = p.memoryBytes;
   info.alignment = info.cpuType ? c.cpuAlignment : c.gpuAlignment;
-  if (device.kind == plan::DeviceKind::Vulkan)
+  if (device.kind == plan::DeviceKind::Vulkan) {
     info.gpuLimits = vulkanLimits(p, notes);
+    // The identity profile-database keys carry with the name.
+    if (p.vulkan.driverVersion != 0)
+      info.driver = "vulkan " + probe::formatDriverVersion(
+                                    p.vendorId, p.vulkan.driverVersion);
+  }
   if (device.kind == plan::DeviceKind::Cuda && p.computeMajor > 0) {
     std::string text =
         std::to_string(p.computeMajor) + "." + std::to_string(p.computeMinor);

@@ -42,7 +42,8 @@ static constexpr llvm::StringLiteral kDeviceKeys[] = {"device",
                                                       "alignment",
                                                       "cpu_target",
                                                       "limits",
-                                                      "compute_capability"};
+                                                      "compute_capability",
+                                                      "driver"};
 static constexpr llvm::StringLiteral kLimitsKeys[] = {
     "subgroup_size",
     "shared_memory_bytes",
@@ -115,6 +116,9 @@ bool TopologyParser::parseDevice(const llvm::json::Value &value,
 
   if (const llvm::json::Value *v = o->get("name"))
     if (!r.readString(*v, jsonField(path, "name"), out.name))
+      return false;
+  if (const llvm::json::Value *v = o->get("driver"))
+    if (!r.readString(*v, jsonField(path, "driver"), out.driver))
       return false;
 
   bool isCpu = out.device.isHost();
@@ -524,6 +528,8 @@ std::string printTopologyJSON(const Topology &input) {
           }
           if (d.computeCapability)
             j.attribute("compute_capability", d.computeCapability->str());
+          if (!d.driver.empty())
+            j.attribute("driver", d.driver);
         });
       }
     });
@@ -557,7 +563,7 @@ bool topologiesEqual(const Topology &a, const Topology &b) {
         p.dispatchOverheadNs != q.dispatchOverheadNs ||
         p.memoryBytes != q.memoryBytes || p.alignment != q.alignment ||
         p.cpuTarget != q.cpuTarget || p.gpuLimits != q.gpuLimits ||
-        p.computeCapability != q.computeCapability)
+        p.computeCapability != q.computeCapability || p.driver != q.driver)
       return false;
   }
   for (size_t i = 0; i < x.links.size(); ++i) {

@@ -702,7 +702,8 @@ TEST(CompilerTest, PlanningOptionTextReadsEveryOptionButTheTopology) {
       "price-transfers=false allow-cost-placement=0 "
       "require-transfer-pricing=true kernel-sources=generated,openblas "
       "keep-per-device=3 placement-algorithm=mincut export-plan=\"a b.json\" "
-      "import-plan=p.json export-dot=d.dot explain",
+      "import-plan=p.json export-dot=d.dot explain profile=m.db "
+      "profile-threads=4",
       o, error)))
       << error;
   EXPECT_EQ(o.precision, "bit-stable,ulp<=1");
@@ -719,6 +720,8 @@ TEST(CompilerTest, PlanningOptionTextReadsEveryOptionButTheTopology) {
   EXPECT_EQ(o.importPlan, "p.json");
   EXPECT_EQ(o.exportDot, "d.dot");
   EXPECT_TRUE(o.explain);
+  EXPECT_EQ(o.profile, "m.db");
+  EXPECT_EQ(o.profileThreads, 4);
 
   // Empty text keeps the values; later keys override earlier ones.
   PlanningOptions same = o;
@@ -739,6 +742,9 @@ TEST(CompilerTest, PlanningOptionTextReadsEveryOptionButTheTopology) {
        "fuel-plan option 'keep-per-device': '-1' is not an unsigned"},
       {"placement-algorithm=fastest", "'fastest' is not a placement algorithm"},
       {"precision", "fuel-plan option 'precision' needs a value"},
+      {"profile", "fuel-plan option 'profile' needs a value"},
+      {"profile-threads=0",
+       "fuel-plan option 'profile-threads': '0' is not a positive integer"},
       {"precision='none", "unterminated quote in the value of 'precision'"},
   };
   for (const Bad &b : bad) {

@@ -45,8 +45,8 @@ protected:
     return CandidateAttr::get(
         &ctx, id, "generated", device.getKind(), device,
         ArrayAttr::get(&ctx, {}), PrecisionAttr::getDeterministic(&ctx),
-        CostAttr::get(&ctx, 100, 200, 5), time, TimeSource::static_, 64, 0, 0,
-        DictionaryAttr::get(&ctx), ArrayAttr::get(&ctx, {}), 0, 0, false);
+        CostAttr::get(&ctx, 100, 200, 5), time, TimeSource::static_, 0, 0, 64,
+        0, 0, DictionaryAttr::get(&ctx), ArrayAttr::get(&ctx, {}), 0, 0, false);
   }
 
   MLIRContext ctx;
@@ -189,7 +189,7 @@ TEST_F(FuelAttrsTest, CandidateAndAlternatives) {
       emit, &ctx, StringRef("k"), StringRef("generated"), DeviceKind::cuda, cpu,
       ArrayAttr::get(&ctx, {}), PrecisionAttr::getUnaudited(&ctx),
       CostAttr::get(&ctx, 0, 0, 0), int64_t(1), TimeSource::static_, int64_t(0),
-      int64_t(0), int64_t(0), DictionaryAttr::get(&ctx),
+      int64_t(0), int64_t(0), int64_t(0), int64_t(0), DictionaryAttr::get(&ctx),
       ArrayAttr::get(&ctx, {}), uint64_t(0), int64_t(0), false));
   EXPECT_FALSE(AlternativeSetAttr::getChecked(emit, &ctx, decision, {a, a}));
   EXPECT_FALSE(AlternativeSetAttr::getChecked(emit, &ctx, decision, {}));

@@ -206,7 +206,7 @@ TEST(TopologyFileErrors, UnknownKeys) {
       "t.json: error: $.devices[1].bandwith_per_ns: unknown key "
       "(expected one of: device, name, cpu_type, peak_flops_per_ns, "
       "bytes_per_ns, dispatch_overhead_ns, memory_bytes, alignment, "
-      "cpu_target, limits, compute_capability)");
+      "cpu_target, limits, compute_capability, driver)");
   EXPECT_EQ(
       parseError(withLink(
           R"({"from": "cpu", "to": "cuda:0", "path_class": "peer", "latency": 1})")),
@@ -733,6 +733,43 @@ TEST(TopologyFileComputeCapability, RoundTripAndHash) {
   u.devices[0].computeCapability = plan::ComputeCapability{9, 0};
   EXPECT_EQ(u.validate(), "device 'cpu' has a compute_capability; only CUDA "
                           "devices (cuda:N) have one");
+}
+
+// The driver version: read, printed, hashed only when present, and part of
+// equality (docs/TOPOLOGY.md, "Device identity").
+TEST(TopologyFileDriver, RoundTripAndHash) {
+  llvm::Expected<Topology> parsed =
+      parseTopology(withDevice(R"({"device": "vulkan:0", "name": "llvmpipe", )"
+                               R"("driver": "vulkan 22.3.6"})"),
+                    "t.json");
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  const plan::DeviceInfo *vk = parsed->find(Device::vulkan(0));
+  ASSERT_TRUE(vk);
+  EXPECT_EQ(vk->driver, "vulkan 22.3.6");
+  EXPECT_EQ(vk->name, "llvmpipe");
+
+  Topology t = *parsed;
+  uint64_t with = t.contentHash();
+  std::string text = printTopologyJSON(t);
+  EXPECT_NE(text.find("\"driver\": \"vulkan 22.3.6\""), std::string::npos)
+      << text;
+  llvm::Expected<Topology> back = parseTopology(text, "printed.json");
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  EXPECT_TRUE(topologiesEqual(*back, t));
+  EXPECT_EQ(back->contentHash(), with);
+
+  Topology other = t;
+  other.devices[1].driver = "vulkan 23.0.0";
+  EXPECT_NE(other.contentHash(), with);
+  EXPECT_FALSE(topologiesEqual(other, t));
+  // Without a driver the text has no trace of it: old files keep their
+  // hashes.
+  other.devices[1].driver.clear();
+  EXPECT_EQ(other.canonicalText().find("driver="), std::string::npos);
+  EXPECT_EQ(printTopologyJSON(other).find("\"driver\""), std::string::npos);
+
+  EXPECT_EQ(parseError(withDevice(R"({"device": "vulkan:0", "driver": 3})")),
+            "t.json: error: $.devices[1].driver: expected a string, got 3");
 }
 
 // The H100-class topology states the chip and CUDA's limits.

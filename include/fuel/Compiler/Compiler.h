@@ -80,6 +80,12 @@ struct PlanningOptions {
   std::string exportPlan, importPlan, exportDot;
   /// Emit a remark per node explaining its placement.
   bool explain = false;
+  /// A profile database (docs/PROFILE-DB.md) whose measurements replace
+  /// Layer-1 times (SEMANTICS §3 step 7); empty: none.
+  std::string profile;
+  /// The runtime thread-pool size the measurements were taken with: part of
+  /// every lookup key.
+  int64_t profileThreads = 1;
 
   bool operator==(const PlanningOptions &other) const;
   bool operator!=(const PlanningOptions &other) const {

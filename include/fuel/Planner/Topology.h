@@ -192,6 +192,12 @@ struct DeviceInfo {
   /// absent when unknown (code generation then takes
   /// kDefaultComputeCapability). Part of the content hash only when present.
   std::optional<ComputeCapability> computeCapability;
+  /// The driver's version ("mesa 22.3.6", "CUDA driver 12.4"); empty for
+  /// the host and when unknown. With `name` (the CPU model or GPU name) it
+  /// is the device's identity that profile-database keys carry
+  /// (docs/PROFILE-DB.md), so a measurement taken under another driver does
+  /// not hit. Part of the content hash only when non-empty.
+  std::string driver;
 };
 
 /// A directed link. Links are one-way; a pair of devices usually has two.

@@ -104,7 +104,7 @@ func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", device
 
 // -----
 
-// expected-error @+1 {{unknown candidate field 'speed'; expected one of: source, backend, device, caps, revision, priority, precision, cost, time_ns, host_bytes, device_bytes, transfer_ns, params, coupling, fallback}}
+// expected-error @+1 {{unknown candidate field 'speed'; expected one of: source, backend, device, caps, revision, priority, precision, cost, time_ns, noise_ns, static_time_ns, host_bytes, device_bytes, transfer_ns, params, coupling, fallback}}
 func.func @f() attributes {c = #fuel.candidate<"k", speed = 3>} { return }
 
 // -----
@@ -113,6 +113,22 @@ func.func @f() attributes {c = #fuel.candidate<"k", speed = 3>} { return }
 func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", device = cpu,
     precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1 static,
     host_bytes = -8>} { return }
+
+// -----
+
+// Tests that only a measured time carries a noise and a Layer-1 time.
+
+// expected-error @+1 {{candidate 'k' has 'noise_ns' or 'static_time_ns' but its time is not measured}}
+func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", device = cpu,
+    precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1 static,
+    noise_ns = 2>} { return }
+
+// -----
+
+// expected-error @+1 {{candidate 'k' field 'noise_ns' must be non-negative, got -2}}
+func.func @f() attributes {c = #fuel.candidate<"k", source = "generated", device = cpu,
+    precision = unaudited, cost = <flops = 0, bytes = 0, overhead_ns = 0>, time_ns = 1 measured,
+    noise_ns = -2, static_time_ns = 5>} { return }
 
 // -----
 

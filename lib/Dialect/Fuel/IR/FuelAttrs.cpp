@@ -745,9 +745,10 @@ LogicalResult CandidateAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, StringRef kernelId,
     StringRef source, DeviceKind backend, DeviceAttr device, ArrayAttr caps,
     PrecisionAttr precision, CostAttr cost, int64_t timeNs,
-    TimeSource timeSource, int64_t hostBytes, int64_t deviceBytes,
-    int64_t transferNs, DictionaryAttr params, ArrayAttr coupling,
-    uint64_t revision, int64_t priority, bool fallback) {
+    TimeSource timeSource, int64_t noiseNs, int64_t staticTimeNs,
+    int64_t hostBytes, int64_t deviceBytes, int64_t transferNs,
+    DictionaryAttr params, ArrayAttr coupling, uint64_t revision,
+    int64_t priority, bool fallback) {
   if (kernelId.empty())
     return emitError() << "candidate kernel id must not be empty";
   if (source.empty())
@@ -761,7 +762,13 @@ LogicalResult CandidateAttr::verify(
                        << stringifyDeviceKind(backend) << "' but its device '"
                        << device.str() << "' is of kind '"
                        << stringifyDeviceKind(device.getKind()) << "'";
+  if (timeSource != TimeSource::measured && (noiseNs != 0 || staticTimeNs != 0))
+    return emitError() << "candidate '" << kernelId
+                       << "' has 'noise_ns' or 'static_time_ns' but its time "
+                          "is not measured";
   for (auto [name, value] : {std::pair<StringRef, int64_t>{"time_ns", timeNs},
+                             {"noise_ns", noiseNs},
+                             {"static_time_ns", staticTimeNs},
                              {"host_bytes", hostBytes},
                              {"device_bytes", deviceBytes},
                              {"transfer_ns", transferNs}})
@@ -795,7 +802,7 @@ Attribute CandidateAttr::parse(AsmParser &parser, Type) {
   PrecisionAttr precision;
   CostAttr cost;
   int64_t timeNs = 0, hostBytes = 0, deviceBytes = 0, transferNs = 0,
-          priority = 0;
+          priority = 0, noiseNs = 0, staticTimeNs = 0;
   TimeSource timeSource = TimeSource::static_;
   DictionaryAttr params = DictionaryAttr::get(ctx);
   ArrayAttr coupling = ArrayAttr::get(ctx, {});
@@ -805,8 +812,9 @@ Attribute CandidateAttr::parse(AsmParser &parser, Type) {
   FieldListParser fields(parser, "candidate",
                          {"source", "backend", "device", "caps", "revision",
                           "priority", "precision", "cost", "time_ns",
-                          "host_bytes", "device_bytes", "transfer_ns", "params",
-                          "coupling", "fallback"});
+                          "noise_ns", "static_time_ns", "host_bytes",
+                          "device_bytes", "transfer_ns", "params", "coupling",
+                          "fallback"});
   auto parseField = [&](StringRef key) -> ParseResult {
     if (key == "fallback") {
       fallback = true;
@@ -814,6 +822,10 @@ Attribute CandidateAttr::parse(AsmParser &parser, Type) {
     }
     if (key == "host_bytes")
       return parseEqInt(parser, hostBytes);
+    if (key == "noise_ns")
+      return parseEqInt(parser, noiseNs);
+    if (key == "static_time_ns")
+      return parseEqInt(parser, staticTimeNs);
     if (key == "device_bytes")
       return parseEqInt(parser, deviceBytes);
     if (key == "transfer_ns")
@@ -886,8 +898,8 @@ Attribute CandidateAttr::parse(AsmParser &parser, Type) {
   return CandidateAttr::getChecked(
       [&] { return parser.emitError(loc); }, ctx, kernelId, source,
       backend.value_or(device.getKind()), device, ArrayAttr::get(ctx, caps),
-      precision, cost, timeNs, timeSource, hostBytes, deviceBytes, transferNs,
-      params, coupling, revision, priority, fallback);
+      precision, cost, timeNs, timeSource, noiseNs, staticTimeNs, hostBytes,
+      deviceBytes, transferNs, params, coupling, revision, priority, fallback);
 }
 
 void CandidateAttr::print(AsmPrinter &printer) const {
@@ -916,8 +928,11 @@ void CandidateAttr::print(AsmPrinter &printer) const {
   printer << ", cost = ";
   getCost().print(printer);
   printer << ", time_ns = " << getTimeNs() << ' '
-          << stringifyTimeSource(getTimeSource())
-          << ", host_bytes = " << getHostBytes()
+          << stringifyTimeSource(getTimeSource());
+  if (getTimeSource() == TimeSource::measured)
+    printer << ", noise_ns = " << getNoiseNs()
+            << ", static_time_ns = " << getStaticTimeNs();
+  printer << ", host_bytes = " << getHostBytes()
           << ", device_bytes = " << getDeviceBytes();
   if (getTransferNs() != 0)
     printer << ", transfer_ns = " << getTransferNs();
@@ -1011,7 +1026,8 @@ LogicalResult DeviceInfoAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, DeviceAttr device,
     StringRef name, bool cpuType, DictionaryAttr peak, FloatAttr bytesPerNs,
     int64_t dispatchNs, int64_t memory, int64_t alignment, StringRef cpuTarget,
-    StringRef cpuFeatures, GpuLimitsAttr limits, StringRef computeCapability) {
+    StringRef cpuFeatures, GpuLimitsAttr limits, StringRef computeCapability,
+    StringRef driver) {
   if (!device || !peak)
     return emitError() << "device_info needs a device and a peak dictionary";
   for (NamedAttribute entry : peak) {
@@ -1251,7 +1267,7 @@ LogicalResult LinkAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 Attribute DeviceInfoAttr::parse(AsmParser &parser, Type) {
   MLIRContext *ctx = parser.getContext();
   SMLoc loc = parser.getCurrentLocation();
-  std::string name, cpuTarget, cpuFeatures, computeCapability;
+  std::string name, cpuTarget, cpuFeatures, computeCapability, driver;
   bool cpuType = false;
   DictionaryAttr peak = DictionaryAttr::get(ctx);
   FloatAttr bytesPerNs;
@@ -1260,7 +1276,8 @@ Attribute DeviceInfoAttr::parse(AsmParser &parser, Type) {
   FieldListParser fields(parser, "device_info",
                          {"name", "cpu_type", "peak", "bytes_per_ns",
                           "dispatch_ns", "memory", "alignment", "cpu_target",
-                          "cpu_features", "limits", "compute_capability"});
+                          "cpu_features", "limits", "compute_capability",
+                          "driver"});
   GpuLimitsAttr limits;
   if (parser.parseLess())
     return {};
@@ -1288,6 +1305,8 @@ Attribute DeviceInfoAttr::parse(AsmParser &parser, Type) {
           return parser.parseString(&cpuFeatures);
         if (key == "compute_capability")
           return parser.parseString(&computeCapability);
+        if (key == "driver")
+          return parser.parseString(&driver);
         if (key == "limits") {
           limits = dyn_cast_or_null<GpuLimitsAttr>(
               GpuLimitsAttr::parse(parser, Type()));
@@ -1306,7 +1325,7 @@ Attribute DeviceInfoAttr::parse(AsmParser &parser, Type) {
   return DeviceInfoAttr::getChecked(
       [&] { return parser.emitError(loc); }, ctx, *device, name, cpuType, peak,
       bytesPerNs, dispatchNs, int64_t(memory), int64_t(alignment), cpuTarget,
-      cpuFeatures, limits, computeCapability);
+      cpuFeatures, limits, computeCapability, driver);
 }
 
 void DeviceInfoAttr::print(AsmPrinter &printer) const {
@@ -1348,6 +1367,10 @@ void DeviceInfoAttr::print(AsmPrinter &printer) const {
   if (!getComputeCapability().empty()) {
     printer << ", compute_capability = ";
     printer.printString(getComputeCapability());
+  }
+  if (!getDriver().empty()) {
+    printer << ", driver = ";
+    printer.printString(getDriver());
   }
   printer << '>';
 }
@@ -1428,6 +1451,7 @@ buildPlanTopology(ArrayRef<DeviceInfoAttr> devices, ArrayRef<LinkAttr> links) {
     if (!info.getComputeCapability().empty())
       d.computeCapability =
           ::fuel::plan::parseComputeCapability(info.getComputeCapability());
+    d.driver = info.getDriver().str();
     topology.devices.push_back(std::move(d));
   }
   for (LinkAttr link : links) {
@@ -1458,11 +1482,12 @@ LogicalResult TopologyAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // Each record is checked by its own verifier (records built with the
   // unchecked `get` are re-checked here); the whole by the planner's rules.
   for (DeviceInfoAttr d : devices)
-    if (!d || failed(DeviceInfoAttr::verify(
-                  emitError, d.getDevice(), d.getName(), d.getCpuType(),
-                  d.getPeak(), d.getBytesPerNs(), d.getDispatchNs(),
-                  d.getMemory(), d.getAlignment(), d.getCpuTarget(),
-                  d.getCpuFeatures(), d.getLimits(), d.getComputeCapability())))
+    if (!d ||
+        failed(DeviceInfoAttr::verify(
+            emitError, d.getDevice(), d.getName(), d.getCpuType(), d.getPeak(),
+            d.getBytesPerNs(), d.getDispatchNs(), d.getMemory(),
+            d.getAlignment(), d.getCpuTarget(), d.getCpuFeatures(),
+            d.getLimits(), d.getComputeCapability(), d.getDriver())))
       return d ? failure() : emitError() << "topology device is null";
   for (LinkAttr l : links)
     if (!l || failed(LinkAttr::verify(emitError, l.getFrom(), l.getTo(),
@@ -1544,7 +1569,8 @@ TopologyAttr TopologyAttr::fromPlan(MLIRContext *ctx,
         d.cpuTarget ? StringRef(d.cpuTarget->features) : StringRef(),
         d.gpuLimits ? GpuLimitsAttr::fromPlan(ctx, *d.gpuLimits)
                     : GpuLimitsAttr(),
-        d.computeCapability ? d.computeCapability->str() : std::string()));
+        d.computeCapability ? d.computeCapability->str() : std::string(),
+        d.driver));
   }
   SmallVector<LinkAttr> links;
   for (const ::fuel::plan::Link &l : topology.links) {

@@ -9,6 +9,11 @@
 // takes the registry from the context (Passes.h, getKernelRegistry) and
 // writes the priced set.
 //
+// With `profile`, SEMANTICS §3 step 7: each priced candidate's measurement
+// key (ProfileKey.h) is looked up in the profile database; a hit replaces
+// the time and keeps the Layer-1 one beside it for the measured-tie rule
+// (§6), which fuel-rank-candidates applies.
+//
 //===----------------------------------------------------------------------===//
 
 #include "fuel/Dialect/Fuel/Transforms/Passes.h"
@@ -16,12 +21,17 @@
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Dialect/Fuel/Transforms/NodeAnalysis.h"
 #include "fuel/Dialect/Fuel/Transforms/PlanState.h"
+#include "fuel/Dialect/Fuel/Transforms/ProfileKey.h"
+#include "fuel/Judge/ProfileDB.h"
 #include "fuel/Planner/Numbers.h"
 #include "fuel/Target/Candidates.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <limits>
 
 namespace mlir::fuel {
 #define GEN_PASS_DEF_FUELANNOTATECOSTSPASS
@@ -52,7 +62,55 @@ struct Priced {
   /// node that shares this set.
   uint64_t numPriced = 0;
   uint64_t numPriors = 0;
+  /// With a profile: one line per measured candidate, and the candidates
+  /// without a measurement.
+  std::vector<std::string> measured, missed;
 };
+
+/// A measured time in the planner's integer nanoseconds: the median
+/// rounded to the nearest, the noise rounded up, both saturating.
+int64_t toNs(double v, bool up) {
+  double r = up ? std::ceil(v) : std::nearbyint(v);
+  if (!(r >= 0))
+    return 0;
+  if (r >= 9.2e18)
+    return std::numeric_limits<int64_t>::max();
+  return static_cast<int64_t>(r);
+}
+
+/// Looks every candidate of `candidates` up in `db` (SEMANTICS §3 step 7);
+/// hits get their measured time. Appends to `measured` one line per hit
+/// and to `missed` each kernel id without one. Errors name the file.
+llvm::Error applyMeasurements(::fuel::judge::ProfileDB &db, NodeOp node,
+                              uint32_t sizeClass,
+                              const plan::Topology &topology,
+                              const ProfileKeySettings &settings,
+                              std::vector<plan::Candidate> &candidates,
+                              std::vector<std::string> &measured,
+                              std::vector<std::string> &missed) {
+  for (plan::Candidate &c : candidates) {
+    ::fuel::judge::MeasurementKey key =
+        measurementKey(node, c, sizeClass, topology, settings);
+    llvm::Expected<std::optional<::fuel::judge::Measurement>> hit =
+        db.lookup(key);
+    if (!hit)
+      return hit.takeError();
+    std::string where = c.kernelId + " on " + c.device.str();
+    if (!*hit) {
+      missed.push_back(std::move(where));
+      continue;
+    }
+    int64_t layer1 = c.layer1TimeNs();
+    c.timeNs = toNs((*hit)->medianNs, /*up=*/false);
+    c.noiseNs = toNs((*hit)->noiseNs, /*up=*/true);
+    c.staticTimeNs = layer1;
+    c.timeSource = plan::TimeSource::Measured;
+    measured.push_back(where + " " + std::to_string(c.timeNs) + " ns (noise " +
+                       std::to_string(c.noiseNs) + " ns, Layer 1 " +
+                       std::to_string(layer1) + " ns)");
+  }
+  return llvm::Error::success();
+}
 } // namespace
 
 /// Prices `set` for a node with `facts` and the given operand and result
@@ -98,6 +156,28 @@ void AnnotateCostsPass::runOnOperation() {
   MLIRContext *ctx = &getContext();
   const target::KernelRegistry &registry = getKernelRegistry(ctx);
 
+  // The profile database, opened once per function (a connection is not
+  // shared between the threads that run functions in parallel).
+  std::unique_ptr<::fuel::judge::ProfileDB> db;
+  if (profileThreads < 1) {
+    emitFunctionError(func)
+        << "fuel-annotate-costs option 'profile-threads' must be at least 1, "
+           "got "
+        << static_cast<int64_t>(profileThreads);
+    return signalPassFailure();
+  }
+  if (!profile.empty()) {
+    llvm::Expected<std::unique_ptr<::fuel::judge::ProfileDB>> opened =
+        ::fuel::judge::ProfileDB::open(profile, /*create=*/false);
+    if (!opened) {
+      (void)emitPlanError(func, opened.takeError(), "");
+      return signalPassFailure();
+    }
+    db = std::move(*opened);
+  }
+  ProfileKeySettings settings;
+  settings.poolThreads = profileThreads;
+
   llvm::StringMap<Priced> memo;
   llvm::StringSet<> warned;
   bool failedAny = false;
@@ -139,17 +219,54 @@ void AnnotateCostsPass::runOnOperation() {
          << ',' << facts->costQuery.dilationW << '|';
       for (uint64_t d : facts->costQuery.dims)
         os << d << ',';
+      // A lookup reads the exact operand and result types too.
+      if (db) {
+        for (Value v : node.getInputs())
+          os << '|' << v.getType();
+        for (Type t : node.getResultTypes())
+          os << '|' << t;
+      }
     }
     auto it = memo.find(key);
-    if (it == memo.end())
+    bool inserted = it == memo.end();
+    if (inserted)
       it = memo.try_emplace(key, price(ctx, registry, set, *facts, operandBytes,
                                        resultBytes, planCtx->topology))
                .first;
-    const Priced &result = it->second;
+    Priced &result = it->second;
     if (!result.set) {
       node.emitError() << describeNode(node) << ": " << result.error;
       failedAny = true;
       continue;
+    }
+    if (db && inserted) {
+      std::vector<plan::Candidate> candidates = toPlan(result.set);
+      if (llvm::Error err = applyMeasurements(
+              *db, node,
+              static_cast<uint32_t>(set.getDecision().getSizeClass()),
+              planCtx->topology, settings, candidates, result.measured,
+              result.missed)) {
+        (void)emitPlanError(node, std::move(err), describeNode(node) + ": ");
+        result.set = {};
+        result.error = "profile lookup failed";
+        failedAny = true;
+        continue;
+      }
+      result.set = buildAlternatives(ctx, result.set.getDecision(), candidates);
+    }
+    numMeasured += result.measured.size();
+    if (db && explain) {
+      InFlightDiagnostic remark =
+          node.emitRemark() << describeNode(node) << ": profile '" << profile
+                            << "': measured " << result.measured.size()
+                            << " of " << result.set.getCandidates().size();
+      for (const std::string &line : result.measured)
+        remark << "; " << line;
+      if (!result.missed.empty()) {
+        remark << "; not measured:";
+        for (const std::string &m : result.missed)
+          remark << " " << m;
+      }
     }
     numPriced += result.numPriced;
     numPriors += result.numPriors;

@@ -47,7 +47,7 @@ static void writeDevice(llvm::json::OStream &j, DeviceAttr device) {
 }
 
 /// Writes a candidate as {kernel, source, revision, time_ns, time_source},
-/// or null.
+/// with noise_ns and static_time_ns when measured, or null.
 static void writeCandidate(llvm::json::OStream &j, CandidateAttr c) {
   if (!c) {
     j.value(nullptr);
@@ -59,6 +59,10 @@ static void writeCandidate(llvm::json::OStream &j, CandidateAttr c) {
     j.attribute("revision", plan::formatHash(c.getRevision()));
     j.attribute("time_ns", c.getTimeNs());
     j.attribute("time_source", stringifyTimeSource(c.getTimeSource()));
+    if (c.getTimeSource() == TimeSource::measured) {
+      j.attribute("noise_ns", c.getNoiseNs());
+      j.attribute("static_time_ns", c.getStaticTimeNs());
+    }
   });
 }
 

@@ -49,9 +49,9 @@ static CandidateAttr withTransfer(CandidateAttr c, int64_t transferNs) {
   return CandidateAttr::get(
       c.getContext(), c.getKernelId(), c.getSource(), c.getBackend(),
       c.getDevice(), c.getCaps(), c.getPrecision(), c.getCost(), c.getTimeNs(),
-      c.getTimeSource(), c.getHostBytes(), c.getDeviceBytes(), transferNs,
-      c.getParams(), c.getCoupling(), c.getRevision(), c.getPriority(),
-      c.getFallback());
+      c.getTimeSource(), c.getNoiseNs(), c.getStaticTimeNs(), c.getHostBytes(),
+      c.getDeviceBytes(), transferNs, c.getParams(), c.getCoupling(),
+      c.getRevision(), c.getPriority(), c.getFallback());
 }
 
 namespace {

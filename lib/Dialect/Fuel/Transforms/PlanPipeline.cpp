@@ -89,7 +89,11 @@ static OpPassManager &buildCandidates(OpPassManager &pm,
   FuelFilterCandidatesPassOptions filter;
   filter.preferBitStable = options.preferBitStable;
   fpm.addPass(createFuelFilterCandidatesPass(filter));
-  fpm.addPass(createFuelAnnotateCostsPass());
+  FuelAnnotateCostsPassOptions annotate;
+  annotate.profile = options.profile;
+  annotate.profileThreads = options.profileThreads;
+  annotate.explain = options.explain;
+  fpm.addPass(createFuelAnnotateCostsPass(annotate));
   fpm.addPass(createFuelRankCandidatesPass());
   FuelRetainFrontierPassOptions retain;
   retain.keepPerDevice = options.keepPerDevice;

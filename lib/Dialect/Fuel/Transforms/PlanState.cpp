@@ -94,6 +94,8 @@ plan::Candidate mlir::fuel::toPlan(CandidateAttr attr) {
   c.timeSource = attr.getTimeSource() == TimeSource::measured
                      ? plan::TimeSource::Measured
                      : plan::TimeSource::Static;
+  c.noiseNs = attr.getNoiseNs();
+  c.staticTimeNs = attr.getStaticTimeNs();
   c.hostBytes = static_cast<uint64_t>(attr.getHostBytes());
   c.deviceBytes = static_cast<uint64_t>(attr.getDeviceBytes());
   c.inboundTransferNs = attr.getTransferNs();
@@ -142,6 +144,7 @@ CandidateAttr mlir::fuel::fromPlan(MLIRContext *ctx, const plan::Candidate &c) {
       c.timeNs,
       c.timeSource == plan::TimeSource::Measured ? TimeSource::measured
                                                  : TimeSource::static_,
+      c.measured() ? c.noiseNs : 0, c.measured() ? c.staticTimeNs : 0,
       toSigned(c.hostBytes), toSigned(c.deviceBytes), c.inboundTransferNs,
       DictionaryAttr::get(ctx, params), ArrayAttr::get(ctx, couplings),
       c.revisionHash, c.registryPriority, c.fallback);

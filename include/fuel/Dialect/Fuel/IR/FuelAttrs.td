@@ -221,8 +221,17 @@ def Fuel_CandidateAttr : Fuel_Attr<"Candidate", "candidate"> {
       fallback>
     ```
 
+    A measured candidate (SEMANTICS §3 step 7, a profile-database hit)
+    also carries the measurement's noise (median absolute deviation, ns)
+    and the Layer-1 time the measurement replaced, which orders ties within
+    noise (SEMANTICS §6); both are printed only when the time is measured:
+
+    ```mlir
+    time_ns = 131000 measured, noise_ns = 900, static_time_ns = 147000
+    ```
+
     The backend must equal the device's kind; times and byte counts are
-    non-negative.
+    non-negative; a static candidate has no noise or static time.
   }];
   let parameters = (ins
     StringRefParameter<"kernel id">:$kernel_id,
@@ -234,6 +243,8 @@ def Fuel_CandidateAttr : Fuel_Attr<"Candidate", "candidate"> {
     "::mlir::fuel::CostAttr":$cost,
     "int64_t":$time_ns,
     EnumParameter<Fuel_TimeSource>:$time_source,
+    "int64_t":$noise_ns,
+    "int64_t":$static_time_ns,
     "int64_t":$host_bytes,
     "int64_t":$device_bytes,
     "int64_t":$transfer_ns,
@@ -355,6 +366,9 @@ def Fuel_DeviceInfoAttr : Fuel_Attr<"DeviceInfo", "device_info"> {
 
     On CUDA devices only, `compute_capability = "9.0"` names the chip CUDA
     code generation targets (`sm_90`); absent, it targets 9.0.
+
+    `driver = "..."` names the driver's version (GPU devices); with the
+    name it is the identity profile-database keys carry (docs/TOPOLOGY.md).
   }];
   let parameters = (ins
     "::mlir::fuel::DeviceAttr":$device,
@@ -368,7 +382,8 @@ def Fuel_DeviceInfoAttr : Fuel_Attr<"DeviceInfo", "device_info"> {
     StringRefParameter<"LLVM CPU name of the code-generation target", "\"\"">:$cpu_target,
     StringRefParameter<"LLVM target features", "\"\"">:$cpu_features,
     OptionalParameter<"::mlir::fuel::GpuLimitsAttr">:$limits,
-    StringRefParameter<"CUDA compute capability, \"major.minor\"", "\"\"">:$compute_capability
+    StringRefParameter<"CUDA compute capability, \"major.minor\"", "\"\"">:$compute_capability,
+    StringRefParameter<"driver version", "\"\"">:$driver
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;

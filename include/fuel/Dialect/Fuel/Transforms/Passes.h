@@ -117,6 +117,16 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
   PassOptions::Option<bool> explain{
       *this, "explain", llvm::cl::desc("Emit a remark per node explaining it"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> profile{
+      *this, "profile",
+      llvm::cl::desc("Profile database file whose measurements replace "
+                     "Layer-1 times (docs/PROFILE-DB.md); empty: none"),
+      llvm::cl::init("")};
+  PassOptions::Option<int64_t> profileThreads{
+      *this, "profile-threads",
+      llvm::cl::desc("The runtime thread-pool size the profile's "
+                     "measurements must have been taken with"),
+      llvm::cl::init(1)};
 };
 
 /// Adds the `fuel-plan` pipeline to `pm` (a module pass manager):

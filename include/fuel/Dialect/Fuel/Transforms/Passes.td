@@ -235,13 +235,39 @@ def FuelAnnotateCostsPass
 
     Where the topology lacks a rate the priors of SEMANTICS §3 step 6 apply,
     with one warning per (device, dtype) per function. Transfers play no part
-    here. Known limits: no measured times yet (the profile database is a
-    later stage); a candidate whose record vanished from the registry is an
-    error naming its kernel id.
+    here.
+
+    With `profile=FILE` (SEMANTICS §3 step 7, docs/PROFILE-DB.md) each
+    candidate's measurement key is built — kernel id and revision, op kind,
+    operand then result dtypes and exact shapes, op params, size class,
+    device kind and ordinal, the device's name and driver from the
+    topology, `profile-threads` as the pool size and the shims' library
+    thread setting (1) — and looked up. A hit replaces `time_ns` by the
+    rounded median, marks it `measured` and records `noise_ns` (the
+    measurement's median absolute deviation, rounded up) and
+    `static_time_ns` (the Layer-1 time); flops, bytes and footprint stay.
+    A miss keeps Layer 1. With `explain`, a remark per node lists which
+    candidates were measured and names the database.
+
+    Errors: a candidate whose record vanished from the registry (naming its
+    kernel id); a database that cannot be opened, is not a database, has a
+    newer schema or holds an invalid row (naming the file). Known limits:
+    the database is opened read-write (WAL needs it) but never written; the
+    pool size is an option, not read from the topology.
   }];
+  let options = [
+    Option<"profile", "profile", "std::string", "\"\"",
+           "Profile database file (docs/PROFILE-DB.md); empty: none">,
+    Option<"profileThreads", "profile-threads", "int64_t", "1",
+           "The runtime thread-pool size the measurements were taken with">,
+    Option<"explain", "explain", "bool", "false",
+           "Emit a remark per node saying which candidates were measured">
+  ];
   let statistics = [
     Statistic<"numPriced", "priced", "Number of candidates priced">,
-    Statistic<"numPriors", "priors", "Number of prices that used a prior">
+    Statistic<"numPriors", "priors", "Number of prices that used a prior">,
+    Statistic<"numMeasured", "measured",
+              "Number of candidates whose time was measured">
   ];
 }
 
@@ -253,8 +279,10 @@ def FuelRankCandidatesPass
     winner order — lower time; higher precision digits; higher accuracy
     class; lower total bytes; higher registry priority; the decision device
     before others; device order; kernel id bytewise — so index 0 is the
-    winner. The order is total, so the result never depends on the input
-    order.
+    winner. With measured times (§6 "Measured ties"), a device's measured
+    candidates within max(2%, both noises) of its fastest measured one form
+    a block at that one's place, ordered by their Layer-1 times. The order
+    is total, so the result never depends on the input order.
   }];
 }
 
