@@ -15,6 +15,10 @@ Into DIR it writes:
   programs/          NAME.fuelx, NAME.inI.npy, NAME.refJ.npy per program
   programs.tsv       name, kind, tolerance, inputs, outputs and the program
                      whose input and reference files it uses, of each
+  judge-jobs/NAME/   fuel-judge --emit-jobs of each example for cpu + cuda:0:
+                     every retained candidate of every node compiled alone,
+                     with manifest.json (fuel-run --measure measures the
+                     cuda:0 ones there; docs/FUEL-JUDGE.md)
   not-compiled.txt   programs fuel-compile refused for cpu + cuda:0, with
                      the reason (one line each)
   MANIFEST.txt       what was prepared, by whom (fuel-compile --version)
@@ -330,6 +334,18 @@ def main():
                     p.add(name, "placement", exe, reference.lookup(example),
                           (), 1e-4, 1e-5, (-0.1, 0.1),
                           share=os.path.realpath(source))
+
+        # The measuring jobs of the examples (fuel-judge --emit-jobs), for
+        # the middle step of measuring there (fuel-run --measure).
+        for example in ["mlp", "convnet", "transformer"]:
+            source = os.path.join(ROOT, "examples", example + ".mlir")
+            jobs = os.path.join(out, "judge-jobs", example)
+            rc, _, err = run([p.tool("fuel-judge"), source,
+                              "--topology=" + TOPOLOGY, "--emit-jobs=" + jobs])
+            if rc != 0:
+                first = (err.strip().splitlines() or ["exit %d" % rc])[0]
+                p.refused.append("judge-jobs/%s: %s" % (
+                    example, first.replace(ROOT + os.sep, "")))
 
         # Generated matmul against cuBLAS, pinned to cuda:0, at a few
         # shapes (random inputs there: timing only; the correctness of

@@ -171,6 +171,20 @@ if [ "$quick" = 0 ]; then
     brows+=("$(printf '%-34s latency %8s ns  bandwidth %8s GB/s' "copy $pair" "${lat:-?}" "${bw:-?}")")
     bench_json+="${bench_json:+,}{\"name\":\"copy $pair\",\"latency_ns\":${lat:-0},\"gb_per_s\":${bw:-0}}"
   done < <(grep -E '^(cpu->cuda:0|cuda:0->cpu|cuda:0->cuda:0)$' "$results/copy-links.txt")
+  # The middle step of measuring (docs/FUEL-JUDGE.md): the examples' jobs
+  # for cuda:0, measured here; the results go back for fuel-judge --ingest.
+  for manifest in "$here"/judge-jobs/*/manifest.json; do
+    [ -f "$manifest" ] || continue
+    example="$(basename "$(dirname "$manifest")")"
+    out="$results/judge-$example.json"
+    if timeout 300 "$run_tool" --measure="$manifest" --json="$out" --device=cuda:0 --budget=120 "${extra[@]}" 2>>"$log"; then
+      measured=$(grep -o '"state": "measured"' "$out" | wc -l)
+      brows+=("$(printf '%-34s %4s cuda:0 jobs measured, results %s' "judge $example" "$measured" "$(basename "$out")")")
+      bench_json+="${bench_json:+,}{\"name\":\"judge $example\",\"measured\":$measured}"
+    else
+      brows+=("$(printf '%-34s FAILED (see the log)' "judge $example")")
+    fi
+  done
   for example in mlp convnet transformer; do
     placed="$here/programs/placed-$example.fuelx"; cpuonly="$here/programs/cpuonly-$example.fuelx"
     [ -f "$placed" ] && [ -f "$cpuonly" ] || continue

@@ -32,6 +32,7 @@ tool_dirs = [config.fuel_tools_dir, config.llvm_tools_dir]
 tools = [
     "fuel-compile",
     "fuel-import-onnx",
+    "fuel-judge",
     "fuel-opt",
     "fuel-profile-db",
     "fuel-run",

@@ -117,6 +117,14 @@ std::string formatDriverVersion(uint32_t vendorId, uint32_t version) {
   return formatVulkanVersion(version);
 }
 
+std::string ProbedDevice::identityDriver() const {
+  // As `probe` topologies carry it (topologyFromProbe), so a measurement
+  // stored under it is found by planning for that topology.
+  if (kind == Kind::Vulkan && vulkan.driverVersion != 0)
+    return "vulkan " + formatDriverVersion(vendorId, vulkan.driverVersion);
+  return "";
+}
+
 std::vector<std::string> ProbedDevice::describeDetails() const {
   std::vector<std::string> lines;
   if (kind != Kind::Vulkan)

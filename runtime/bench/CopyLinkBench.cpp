@@ -20,6 +20,7 @@
 #include "CpuDevice.h"
 #include "CudaDevice.h"
 #include "LinkFit.h"
+#include "LinkMeasure.h"
 #include "VulkanDevice.h"
 
 #include <algorithm>
@@ -38,35 +39,6 @@ namespace {
   std::fprintf(stderr, "fuel-bench-copy-links: %s: %s\n", what.c_str(),
                s.message().c_str());
   std::exit(1);
-}
-
-double medianNs(int reps, const std::function<Status()> &copy,
-                const std::string &what) {
-  Status warm = copy();
-  if (!warm.isOk())
-    die(what, warm);
-  std::vector<double> t;
-  for (int i = 0; i < reps; ++i) {
-    uint64_t t0 = monotonicNs();
-    Status s = copy();
-    uint64_t t1 = monotonicNs();
-    if (!s.isOk())
-      die(what, s);
-    t.push_back(double(t1 - t0));
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
-std::string human(uint64_t bytes) {
-  char buf[32];
-  if (bytes >= (1u << 20))
-    std::snprintf(buf, sizeof buf, "%llu MiB",
-                  (unsigned long long)(bytes >> 20));
-  else
-    std::snprintf(buf, sizeof buf, "%llu KiB",
-                  (unsigned long long)(bytes >> 10));
-  return buf;
 }
 
 } // namespace
@@ -134,55 +106,29 @@ int runPairs(Device &vk, bool quick, bool staging) {
   for (uint64_t b = 4096; b <= largest; b *= 4)
     sizes.push_back(b);
 
-  auto cpuSrc = cpu.allocate(largest, 64), cpuDst = cpu.allocate(largest, 64);
-  auto vkA = vk.allocate(largest, 64), vkB = vk.allocate(largest, 64);
-  if (!cpuSrc.isOk() || !cpuDst.isOk())
-    die("allocating cpu buffers",
-        cpuSrc.isOk() ? cpuDst.status() : cpuSrc.status());
-  if (!vkA.isOk() || !vkB.isOk())
-    die("allocating " + vk.info().id.str() + " buffers",
-        vkA.isOk() ? vkB.status() : vkA.status());
-  auto *src = static_cast<unsigned char *>(*cpu.hostPointer(*cpuSrc));
-  auto *dst = static_cast<unsigned char *>(*cpu.hostPointer(*cpuDst));
-  for (uint64_t i = 0; i < largest; ++i)
-    src[i] = (unsigned char)(i * 2654435761u >> 13);
-
-  struct Pair {
-    const char *name;
-    std::function<Status(uint64_t)> copy;
-  };
-  const std::string label = vk.info().id.str();
-  const std::string toDev = "cpu->" + label, fromDev = label + "->cpu",
-                    within = label + "->" + label;
-  std::vector<Pair> pairs = {
-      {toDev.c_str(), [&](uint64_t n) { return vk.write(*vkA, 0, src, n); }},
-      {fromDev.c_str(), [&](uint64_t n) { return vk.read(*vkA, 0, dst, n); }},
-      {within.c_str(),
-       [&](uint64_t n) { return vk.copy(*vkA, 0, *vkB, 0, n); }},
-  };
-
   std::printf("device: %s%s; %s to %s, median of repetitions per size\n",
               vk.info().name.c_str(), staging ? ", staged" : "",
-              human(sizes.front()).c_str(), human(sizes.back()).c_str());
+              humanBytes(sizes.front()).c_str(),
+              humanBytes(sizes.back()).c_str());
+  StatusOr<std::vector<LinkPairTiming>> timed =
+      timeDeviceLinks(cpu, vk, sizes, [&](uint64_t n) {
+        return n <= (256u << 10) ? (quick ? 15 : 41) : (quick ? 5 : 9);
+      });
+  if (!timed)
+    die("timing copies", timed.status());
   int failed = 0;
-  for (const Pair &p : pairs) {
-    std::vector<LinkSample> samples;
-    for (uint64_t n : sizes) {
-      int reps = n <= (256u << 10) ? (quick ? 15 : 41) : (quick ? 5 : 9);
-      double ns = medianNs(
-          reps, [&] { return p.copy(n); },
-          std::string(p.name) + " of " + human(n));
-      samples.push_back({n, ns});
-    }
-    LinkFit fit = fitLink(samples);
-    std::printf("\n%s\n  %10s %14s %14s %14s %9s\n", p.name, "bytes",
-                "median ns", "fitted ns", "residual ns", "residual");
+  for (const LinkPairTiming &p : *timed) {
+    const std::vector<LinkSample> &samples = p.samples;
+    const LinkFit &fit = p.fit;
+    std::printf("\n%s->%s\n  %10s %14s %14s %14s %9s\n", p.from.c_str(),
+                p.to.c_str(), "bytes", "median ns", "fitted ns", "residual ns",
+                "residual");
     for (size_t i = 0; i < samples.size(); ++i) {
       double fitted = fit.ok ? fit.predictNs(samples[i].bytes) : 0;
       double r = fit.ok ? fit.residualsNs[i] : 0;
       std::printf("  %10s %14.0f %14.0f %14.0f %8.1f%%\n",
-                  human(samples[i].bytes).c_str(), samples[i].ns, fitted, r,
-                  100 * r / samples[i].ns);
+                  humanBytes(samples[i].bytes).c_str(), samples[i].ns, fitted,
+                  r, 100 * r / samples[i].ns);
     }
     if (!fit.ok) {
       std::printf("  fit failed: %s\n", fit.error.c_str());
@@ -209,6 +155,19 @@ int runPairs(Device &vk, bool quick, bool staging) {
   }
 
   // The bytes arrive: cpu -> device -> device -> cpu.
+  auto cpuSrc = cpu.allocate(largest, 64), cpuDst = cpu.allocate(largest, 64);
+  auto vkA = vk.allocate(largest, 64), vkB = vk.allocate(largest, 64);
+  if (!cpuSrc.isOk() || !cpuDst.isOk())
+    die("allocating cpu buffers",
+        cpuSrc.isOk() ? cpuDst.status() : cpuSrc.status());
+  if (!vkA.isOk() || !vkB.isOk())
+    die("allocating " + vk.info().id.str() + " buffers",
+        vkA.isOk() ? vkB.status() : vkA.status());
+  auto *src = static_cast<unsigned char *>(*cpu.hostPointer(*cpuSrc));
+  auto *dst = static_cast<unsigned char *>(*cpu.hostPointer(*cpuDst));
+  for (uint64_t i = 0; i < largest; ++i)
+    src[i] = (unsigned char)(i * 2654435761u >> 13);
+  const std::string label = vk.info().id.str();
   std::memset(dst, 0, largest);
   Status s = vk.write(*vkA, 0, src, largest);
   if (s.isOk())
@@ -220,11 +179,11 @@ int runPairs(Device &vk, bool quick, bool staging) {
   if (std::memcmp(src, dst, largest) != 0) {
     std::printf("FAIL: the round trip cpu->%s->%s->cpu of %s changed the "
                 "bytes\n",
-                label.c_str(), label.c_str(), human(largest).c_str());
+                label.c_str(), label.c_str(), humanBytes(largest).c_str());
     return 1;
   }
   std::printf("\nround trip cpu->%s->%s->cpu of %s: bytes intact\n",
-              label.c_str(), label.c_str(), human(largest).c_str());
+              label.c_str(), label.c_str(), humanBytes(largest).c_str());
   (void)vk.free(*vkA);
   (void)vk.free(*vkB);
   (void)cpu.free(*cpuSrc);

@@ -56,7 +56,9 @@ for f in ["third_party/generated/executable_generated.h",
           "third_party/include/flatbuffers/flatbuffers.h",
           "third_party/include/vulkan/vulkan.h",
           "src/CMakeLists.txt", "src/runtime/device/CudaDevice.cpp",
-          "not-compiled.txt", "MANIFEST.txt"]:
+          "not-compiled.txt", "MANIFEST.txt",
+          "judge-jobs/mlp/manifest.json", "judge-jobs/convnet/manifest.json",
+          "judge-jobs/transformer/manifest.json"]:
     check(os.path.exists(os.path.join(folder, f)), f + " is in the folder")
 
 rows = []
@@ -141,6 +143,15 @@ rc, out = run([os.path.join(build, "bin", "fuel-run"),
                "--input=random:1"], env=dict(os.environ, LD_LIBRARY_PATH=""))
 check(rc == 0 or "executable needs device cuda:0: cuda:0: " in out,
       "the folder's fuel-run refuses cuda:0 with the reason: " + out)
+# The middle step of measuring, built from the folder alone: the mlp's
+# cuda:0 jobs, skipped where no driver exists, the others not asked for.
+rc, out = run([os.path.join(build, "bin", "fuel-run"),
+               "--measure=" + os.path.join(moved, "judge-jobs", "mlp",
+                                           "manifest.json"),
+               "--json=" + os.path.join(WORK, "judge-mlp.json"),
+               "--device=cuda:0", "--cuda-library=libfuel-no-such-driver.so"])
+check(rc == 0 and " 0 measured, " in out and "cuda:0 is not on this machine"
+      in out, "the folder's fuel-run --measure skips cuda:0 jobs: " + out)
 
 # The run step itself, as a dry run through the test doubles of the driver
 # and of cuBLAS (no kernel launches): the cuBLAS program and the cpu-only

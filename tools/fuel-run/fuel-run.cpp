@@ -12,6 +12,7 @@
 #include "fuel/Runtime/ArrayCompare.h"
 #include "fuel/Runtime/ArrayPrint.h"
 #include "fuel/Runtime/HostArray.h"
+#include "fuel/Runtime/Measure.h"
 #include "fuel/Runtime/Npy.h"
 #include "fuel/Runtime/Random.h"
 #include "fuel/Runtime/Runtime.h"
@@ -59,7 +60,16 @@ const char *const kUsage =
     "                           before the loader's default (default: the\n"
     "                           toolkit's lib64 found when libfuelrt was "
     "built)\n"
-    "  --dump                   print what the executable holds, run nothing\n";
+    "  --dump                   print what the executable holds, run nothing\n"
+    "\n"
+    "usage: fuel-run --measure=MANIFEST --json=OUT [options]\n"
+    "  --measure=MANIFEST       measure the jobs of a fuel-judge manifest\n"
+    "  --json=OUT               where the results go ('-': stdout)\n"
+    "  --budget=SECONDS         the whole run's wall time (default: 600)\n"
+    "  --device=DEVICE          measure only the jobs on DEVICE (cpu,\n"
+    "                           cuda:N, vulkan:N); the others are skipped\n"
+    "  --threads, --no-pipeline-cache, --cuda-library, --cublas-path as "
+    "above\n";
 
 struct Options {
   std::string exe;
@@ -79,6 +89,10 @@ struct Options {
   enum class Report { None, Text, Json } report = Report::None;
   std::string trace;
   bool dump = false;
+  std::string measure;
+  std::string json;
+  double budget = 600;
+  std::optional<fuel::Device> device;
 };
 
 [[noreturn]] void fail(const std::string &message, int code = 1) {
@@ -176,6 +190,27 @@ Options parseOptions(int argc, char **argv) {
       o.cublasPath = std::string(value("--cublas-path="));
     } else if (a == "--dump") {
       o.dump = true;
+    } else if (startsWith(a, "--measure=")) {
+      o.measure = std::string(value("--measure="));
+      if (o.measure.empty())
+        fail("--measure expects a manifest file", 2);
+    } else if (startsWith(a, "--json=")) {
+      o.json = std::string(value("--json="));
+      if (o.json.empty())
+        fail("--json expects a file name or '-'", 2);
+    } else if (startsWith(a, "--budget=")) {
+      std::string v(value("--budget="));
+      char *end = nullptr;
+      double b = std::strtod(v.c_str(), &end);
+      if (v.empty() || !end || *end || !(b > 0) || b > 1e7)
+        fail("--budget expects seconds (a number > 0), got '" + v + "'", 2);
+      o.budget = b;
+    } else if (startsWith(a, "--device=")) {
+      std::string v(value("--device="));
+      o.device = fuel::Device::parse(v);
+      if (!o.device)
+        fail("--device: '" + v + "' is not a device (cpu, cuda:N, vulkan:N)",
+             2);
     } else if (startsWith(a, "-")) {
       fail("unknown option '" + std::string(a) + "'\n" + kUsage, 2);
     } else if (o.exe.empty()) {
@@ -186,6 +221,17 @@ Options parseOptions(int argc, char **argv) {
            2);
     }
   }
+  if (!o.measure.empty()) {
+    if (!o.exe.empty())
+      fail("--measure takes no executable (the manifest lists them), got '" +
+               o.exe + "'",
+           2);
+    if (o.json.empty())
+      fail("--measure needs --json=OUT", 2);
+    return o;
+  }
+  if (!o.json.empty() || o.device)
+    fail("--json and --device go with --measure", 2);
   if (o.exe.empty())
     fail(std::string("no executable given\n") + kUsage, 2);
   if (sawRandom && !o.inputs.empty())
@@ -446,7 +492,63 @@ void writeTrace(const std::string &path, const Program &p, const Session &ses,
     fail("--trace: cannot write '" + path + "'");
 }
 
+/// `--measure`: every job of the manifest, results to `--json`.
+int measureMain(const Options &o) {
+  StatusOr<Manifest> manifest = readManifestFile(o.measure);
+  if (!manifest)
+    failStatus(manifest.status());
+  RuntimeOptions ro;
+  ro.threads = o.threads;
+  ro.pipelineCache = o.pipelineCache;
+  if (o.cudaLibrary)
+    ro.cudaDriverLibrary = *o.cudaLibrary;
+  if (o.cublasPath)
+    ro.cublasSearchPath = *o.cublasPath;
+  StatusOr<std::unique_ptr<Runtime>> rt = Runtime::create(ro);
+  if (!rt)
+    failStatus(rt.status());
+  MeasureOptions mo;
+  mo.budgetSeconds = o.budget;
+  mo.device = o.device;
+  mo.cudaLibrary = ro.cudaDriverLibrary;
+  size_t total = manifest->jobs.size();
+  mo.onJobStart = [&](size_t i, const MeasureJob &job, double left) {
+    std::fprintf(stderr, "fuel-run: [%zu/%zu] %s on %s (%.1f s left)\n", i + 1,
+                 total, job.kernel.c_str(), job.device.str().c_str(), left);
+  };
+  std::vector<JobResult> results = measureJobs(**rt, *manifest, mo);
+  std::string text = resultsJson(*manifest, results, manifest->fuelVersion);
+  if (o.json == "-") {
+    std::fputs(text.c_str(), stdout);
+  } else {
+    // Written beside and renamed, so a reader never sees half a file.
+    std::string tmp = o.json + ".tmp";
+    {
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      out << text;
+      out.close();
+      if (!out)
+        fail("--json: cannot write '" + tmp + "'");
+    }
+    if (std::rename(tmp.c_str(), o.json.c_str()) != 0)
+      fail("--json: cannot write '" + o.json + "'");
+  }
+  size_t counts[4] = {0, 0, 0, 0};
+  for (const JobResult &r : results)
+    ++counts[size_t(r.state)];
+  std::fprintf(stderr,
+               "fuel-run: %zu measured, %zu skipped, %zu failed, %zu pending\n",
+               counts[0], counts[1], counts[2], counts[3]);
+  for (const JobResult &r : results)
+    if (r.state != JobResult::State::Measured)
+      std::fprintf(stderr, "fuel-run: %s %s: %s\n", stateName(r.state),
+                   r.id.c_str(), r.reason.c_str());
+  return 0;
+}
+
 int runMain(const Options &o) {
+  if (!o.measure.empty())
+    return measureMain(o);
   if (o.dump) {
     // Inspecting needs no device and no CPU feature.
     LoadOptions lo;

@@ -149,6 +149,11 @@ struct ProbedDevice {
   std::string label() const { return device().str(); }
   /// Returns a one-line human-readable description of the device.
   std::string describe() const;
+  /// The driver part of the device's identity as the profile database
+  /// stores it and `probe` topologies carry it (docs/FUEL-JUDGE.md): a
+  /// Vulkan device's "vulkan " + driver version (formatDriverVersion), ""
+  /// otherwise. With `name`, what tells this device from another.
+  std::string identityDriver() const;
   /// Returns further lines for a Vulkan device (identity and memory, then
   /// the limits), none for other kinds; fuel-probe prints them indented.
   std::vector<std::string> describeDetails() const;
