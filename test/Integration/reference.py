@@ -199,6 +199,8 @@ REFERENCES = {
     # Rank 0: (a * s + 2, sum of a) with s a rank-0 argument.
     "scale_add_sum": lambda a, s: (_f64(a)[0] * _f64(s)[0] + 2.0,
                                    _f64(a)[0].sum()),
+    # a * s + a with s a rank-0 argument.
+    "scale_add_self": lambda a, s: _one(_f64(a)[0] * _f64(s)[0] + _f64(a)[0]),
     # Views, fan-out and returns.
     # matmul of the rows [r0, r0 + rows) of a with b.
     "row_slice_matmul": lambda a, b, r0, rows: matmul(a[r0:r0 + rows], b),
