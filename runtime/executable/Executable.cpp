@@ -196,10 +196,13 @@ template <class T> std::vector<T> vec(const flatbuffers::Vector<T> *v) {
 
 /// The FlatBuffers 2.0.8 verifier checks the alignment of a vector's length
 /// but not of its elements; 8-byte elements are checked here before they are
-/// read.
+/// read. An empty vector has no element to read, and the 2.0.8 builder aligns
+/// it only for its length (4 bytes): the shape of a rank-0 tensor is such a
+/// vector, so the check applies to vectors with at least one element.
 template <class T>
 Status checkAligned(const flatbuffers::Vector<T> *v, const std::string &field) {
-  if (v && reinterpret_cast<uintptr_t>(v->data()) % alignof(T) != 0)
+  if (v && v->size() != 0 &&
+      reinterpret_cast<uintptr_t>(v->data()) % alignof(T) != 0)
     return Status::error(StatusCode::InvalidArgument,
                          field + ": misaligned vector");
   return Status::ok();

@@ -196,6 +196,11 @@ REFERENCES = {
     "layer_norm": lambda x, g, b, eps=1e-5: _one(layer_norm(x, g, b, eps)),
     # Generic: out[i, j] = a[j, i] + b[i, j].
     "transpose_add": lambda a, b: _one(_f64(a)[0].T + _f64(b)[0]),
+    # Rank 0: (a * s + 2, sum of a) with s a rank-0 argument.
+    "scale_add_sum": lambda a, s: (_f64(a)[0] * _f64(s)[0] + 2.0,
+                                   _f64(a)[0].sum()),
+    # a * s + a with s a rank-0 argument.
+    "scale_add_self": lambda a, s: _one(_f64(a)[0] * _f64(s)[0] + _f64(a)[0]),
     # Views, fan-out and returns.
     # matmul of the rows [r0, r0 + rows) of a with b.
     "row_slice_matmul": lambda a, b, r0, rows: matmul(a[r0:r0 + rows], b),

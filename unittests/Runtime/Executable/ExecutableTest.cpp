@@ -349,6 +349,36 @@ TEST(ExecutableTest, EmptyProgramRoundTrips) {
   EXPECT_EQ((*exe)->program(), w.program());
 }
 
+TEST(ExecutableTest, RankZeroTensorsRoundTrip) {
+  // A rank-0 tensor's shape is an empty vector of 8-byte elements, which the
+  // FlatBuffers builder aligns only for its 4-byte length; with one to four
+  // of them every placement of such a vector occurs and each must load.
+  for (int n = 1; n <= 4; ++n) {
+    ExecutableWriter w;
+    uint32_t cpu = w.addDevice(Device::cpu(), 1 << 12);
+    for (int i = 0; i < n; ++i)
+      w.addInput("x" + std::to_string(i), ElementType::F32, {}, cpu);
+    w.addOutput("y", ElementType::F32, {}, cpu);
+    w.addOutput("z", ElementType::I64, {1}, cpu);
+    w.addCopy({0, 0, static_cast<uint32_t>(n), 0, 4}, {},
+              report(-1, "copy", "", "copy", 10));
+    auto bytes = w.finish();
+    ASSERT_TRUE(bytes.isOk()) << bytes.status().toString();
+    auto exe =
+        Executable::loadBytes(bytes->data(), bytes->size(), hostWith({}));
+    ASSERT_TRUE(exe.isOk()) << n << ": " << exe.status().toString();
+    const Program &p = (*exe)->program();
+    EXPECT_EQ(p, w.program());
+    ASSERT_EQ(p.inputs.size(), static_cast<size_t>(n));
+    for (const TensorSpec &t : p.inputs) {
+      EXPECT_TRUE(t.shape.empty());
+      EXPECT_EQ(p.buffers[t.buffer].size, 4u);
+    }
+    EXPECT_TRUE(p.outputs[0].shape.empty());
+    EXPECT_EQ(p.outputs[1].shape, (std::vector<int64_t>{1}));
+  }
+}
+
 TEST(ExecutableWriterTest, Deterministic) {
   std::vector<uint8_t> a = exampleBytes();
   std::vector<uint8_t> b = exampleBytes();
@@ -591,6 +621,33 @@ TEST(ExecutableLoaderTest, MetadataDamageBehindAValidChecksumNeverCrashes) {
     }
   }
   EXPECT_GT(refused, (end - begin) / 4);
+}
+
+TEST(ExecutableLoaderTest, RefusesMisalignedShapeVectors) {
+  // Move the reference to inputs[0].shape four bytes on, past its length:
+  // the FlatBuffers verifier accepts the vector there (a length of 2 and 16
+  // bytes in bounds) but its 8-byte elements are misaligned.
+  std::vector<uint8_t> b =
+      editedBytes([](Program &p) { p.inputs[0].shape = {2, 160}; });
+  uint64_t begin = fmt::readU64(b.data() + fmt::kMetadataOffsetOffset);
+  uint64_t end = metadataEnd(b);
+  const uint8_t needle[20] = {2, 0, 0,   0, 2, 0, 0, 0, 0, 0,
+                              0, 0, 160, 0, 0, 0, 0, 0, 0, 0};
+  auto at = std::search(b.begin() + begin, b.begin() + end, needle,
+                        needle + sizeof(needle));
+  ASSERT_NE(at, b.begin() + end);
+  uint64_t length = static_cast<uint64_t>(at - b.begin());
+  ASSERT_EQ((length - begin) % 8, 4u);
+  size_t references = 0;
+  for (uint64_t q = begin; q + 4 <= length; q += 4) {
+    if (q + fmt::readU32(b.data() + q) != length)
+      continue;
+    put32(b, q, fmt::readU32(b.data() + q) + 4);
+    ++references;
+  }
+  ASSERT_EQ(references, 1u);
+  resealMetadata(b);
+  expectRefused(b, "inputs[0].shape: misaligned vector");
 }
 
 //===----------------------------------------------------------------------===//
