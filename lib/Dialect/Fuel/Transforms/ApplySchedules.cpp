@@ -216,6 +216,18 @@ computeParam(StringRef spec, ArrayRef<int64_t> extents,
     SmallVector<int64_t> tiles;
     for (utils::IteratorType it : iterators)
       tiles.push_back(it == utils::IteratorType::parallel ? args[0] : 0);
+    // Splitting no loop at all is not a tiling (upstream's tile_using_forall
+    // crashes on it): a kernel without a parallel loop, one whose result has
+    // rank 0, has nothing to map onto threads.
+    if (llvm::none_of(iterators, [](utils::IteratorType it) {
+          return it == utils::IteratorType::parallel;
+        })) {
+      error = "parameter '" + spec.str() +
+              "' splits the parallel loops and the root op has none (its "
+              "result has rank 0): there is nothing to map onto GPU threads; "
+              "run this kernel on the CPU";
+      return failure();
+    }
     return tiles;
   }
   if (name == "extent") {

@@ -741,7 +741,9 @@ def FuelApplySchedulesPass
     built in (or not readable under `schedules-dir`), that does not parse,
     that lacks the ISA class's sequence or whose arguments are not the
     kernel handle and `fuel.param` parameters; a parameter the root op
-    cannot give; a failed transform; several outermost `scf.forall` loops or
+    cannot give (among them `parallel(t)` on a root op without a parallel
+    loop: a GPU kernel reducing to a rank-0 result has no per-element
+    schedule and must run on the CPU); a failed transform; several outermost `scf.forall` loops or
     one that is not normalized, static and at most 3-D. An unknown target
     CPU or feature is an error at the kernel module.
 
