@@ -192,8 +192,7 @@ LogicalResult lowerSoftmax(NodeContext &nc) {
   if (failed(nc.requireFloat(0)))
     return failure();
   const OnnxValue &x = nc.input(0);
-  int64_t rank = x.shape.size();
-  FailureOr<int64_t> axis = nc.getAxis(-1, rank);
+  FailureOr<int64_t> axis = nc.getAxis(-1, x.shape.size());
   if (failed(axis))
     return failure();
   Value in = nc.materialize(x);
