@@ -12,6 +12,7 @@
 #include "fuel/Runtime/ArrayCompare.h"
 #include "fuel/Runtime/ArrayPrint.h"
 #include "fuel/Runtime/HostArray.h"
+#include "fuel/Runtime/Json.h"
 #include "fuel/Runtime/Measure.h"
 #include "fuel/Runtime/Npy.h"
 #include "fuel/Runtime/Random.h"
@@ -101,6 +102,27 @@ struct Options {
 }
 
 void failStatus(const Status &s) { fail(s.message()); }
+
+/// The runtime options the command line asks for (threads, pipeline cache,
+/// CUDA driver and cuBLAS).
+RuntimeOptions runtimeOptions(const Options &o) {
+  RuntimeOptions ro;
+  ro.threads = o.threads;
+  ro.pipelineCache = o.pipelineCache;
+  if (o.cudaLibrary)
+    ro.cudaDriverLibrary = *o.cudaLibrary;
+  if (o.cublasPath)
+    ro.cublasSearchPath = *o.cublasPath;
+  return ro;
+}
+
+/// The runtime of `ro`; exits with the runtime's error when it cannot start.
+std::unique_ptr<Runtime> createRuntime(const RuntimeOptions &ro) {
+  StatusOr<std::unique_ptr<Runtime>> rt = Runtime::create(ro);
+  if (!rt)
+    failStatus(rt.status());
+  return std::move(*rt);
+}
 
 bool startsWith(std::string_view s, std::string_view p) {
   return s.substr(0, p.size()) == p;
@@ -282,23 +304,6 @@ uint64_t median(std::vector<uint64_t> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-std::string jsonString(const std::string &s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += char(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += char(c);
-    }
-  }
-  return out + "\"";
-}
-
 std::string hex(uint64_t v) {
   char buf[19];
   std::snprintf(buf, sizeof buf, "0x%016" PRIx64, v);
@@ -401,7 +406,7 @@ void printJsonReport(const Program &p, const std::vector<CommandRow> &rows,
                      uint64_t uploadNs, uint64_t repeat, unsigned threads,
                      unsigned lanes, RunTimes run) {
   uint64_t predicted = 0, measured = 0;
-  std::string s = "{\n  \"function\": " + jsonString(p.function) +
+  std::string s = "{\n  \"function\": " + json::quote(p.function) +
                   ",\n  \"repeat\": " + std::to_string(repeat) +
                   ",\n  \"threads\": " + std::to_string(threads) +
                   ",\n  \"lanes\": " + std::to_string(lanes) +
@@ -413,19 +418,19 @@ void printJsonReport(const Program &p, const std::vector<CommandRow> &rows,
     s += i ? ",\n    {" : "\n    {";
     s += "\"index\": " + std::to_string(r.index);
     s += ", \"node\": " + std::to_string(rep.nodeId);
-    s += ", \"kind\": " + jsonString(r.kind);
-    s += ", \"op\": " + jsonString(rep.opKind);
-    s += ", \"device\": " + jsonString(r.device);
+    s += ", \"kind\": " + json::quote(r.kind);
+    s += ", \"op\": " + json::quote(rep.opKind);
+    s += ", \"device\": " + json::quote(r.device);
     s += ", \"lane\": " + std::to_string(r.lane);
-    s += ", \"kernel\": " + jsonString(rep.kernelId);
-    s += ", \"source\": " + jsonString(rep.source);
-    s += ", \"revision\": " + jsonString(hex(rep.revision));
+    s += ", \"kernel\": " + json::quote(rep.kernelId);
+    s += ", \"source\": " + json::quote(rep.source);
+    s += ", \"revision\": " + json::quote(hex(rep.revision));
     s += ", \"predicted_ns\": " + std::to_string(rep.predictedNs);
     s += ", \"measured_ns\": " + std::to_string(r.measuredNs);
     if (r.kind == "copy") {
       s += ", \"bytes\": " + std::to_string(r.bytes);
-      s += ", \"from\": " + jsonString(p.devices[r.deviceIndex].device.str());
-      s += ", \"to\": " + jsonString(p.devices[r.toIndex].device.str());
+      s += ", \"from\": " + json::quote(p.devices[r.deviceIndex].device.str());
+      s += ", \"to\": " + json::quote(p.devices[r.toIndex].device.str());
     }
     s += "}";
     predicted += rep.predictedNs;
@@ -455,12 +460,13 @@ void writeTrace(const std::string &path, const Program &p, const Session &ses,
     for (unsigned l = 0; l < ses.laneCount(d); ++l) {
       s += first ? "\n" : ",\n";
       first = false;
-      s +=
-          "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, "
-          "\"tid\": " +
-          std::to_string(d * kMaxSessionLanes + l) + ", \"args\": {\"name\": " +
-          jsonString(p.devices[d].device.str() + " lane " + std::to_string(l)) +
-          "}}";
+      s += "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, "
+           "\"tid\": " +
+           std::to_string(d * kMaxSessionLanes + l) +
+           ", \"args\": {\"name\": " +
+           json::quote(p.devices[d].device.str() + " lane " +
+                       std::to_string(l)) +
+           "}}";
     }
   for (size_t run = 0; run < runs.size(); ++run) {
     for (const CommandRow &r : rows) {
@@ -473,8 +479,8 @@ void writeTrace(const std::string &path, const Program &p, const Session &ses,
       std::string name = r.report->kernelId.empty()
                              ? r.kind + " " + std::to_string(r.index)
                              : r.report->kernelId;
-      s += ",\n{\"name\": " + jsonString(name) +
-           ", \"cat\": " + jsonString(r.kind) + ", \"ph\": \"X\", " + times +
+      s += ",\n{\"name\": " + json::quote(name) +
+           ", \"cat\": " + json::quote(r.kind) + ", \"ph\": \"X\", " + times +
            ", \"pid\": 1, \"tid\": " + std::to_string(tid) +
            ", \"args\": {\"command\": " + std::to_string(r.index) +
            ", \"run\": " + std::to_string(run) +
@@ -497,16 +503,8 @@ int measureMain(const Options &o) {
   StatusOr<Manifest> manifest = readManifestFile(o.measure);
   if (!manifest)
     failStatus(manifest.status());
-  RuntimeOptions ro;
-  ro.threads = o.threads;
-  ro.pipelineCache = o.pipelineCache;
-  if (o.cudaLibrary)
-    ro.cudaDriverLibrary = *o.cudaLibrary;
-  if (o.cublasPath)
-    ro.cublasSearchPath = *o.cublasPath;
-  StatusOr<std::unique_ptr<Runtime>> rt = Runtime::create(ro);
-  if (!rt)
-    failStatus(rt.status());
+  RuntimeOptions ro = runtimeOptions(o);
+  std::unique_ptr<Runtime> runtime = createRuntime(ro);
   MeasureOptions mo;
   mo.budgetSeconds = o.budget;
   mo.device = o.device;
@@ -516,7 +514,7 @@ int measureMain(const Options &o) {
     std::fprintf(stderr, "fuel-run: [%zu/%zu] %s on %s (%.1f s left)\n", i + 1,
                  total, job.kernel.c_str(), job.device.str().c_str(), left);
   };
-  std::vector<JobResult> results = measureJobs(**rt, *manifest, mo);
+  std::vector<JobResult> results = measureJobs(*runtime, *manifest, mo);
   std::string text = resultsJson(*manifest, results, manifest->fuelVersion);
   if (o.json == "-") {
     std::fputs(text.c_str(), stdout);
@@ -560,18 +558,9 @@ int runMain(const Options &o) {
     return 0;
   }
 
-  RuntimeOptions ro;
-  ro.threads = o.threads;
-  ro.pipelineCache = o.pipelineCache;
-  if (o.cudaLibrary)
-    ro.cudaDriverLibrary = *o.cudaLibrary;
-  if (o.cublasPath)
-    ro.cublasSearchPath = *o.cublasPath;
-  StatusOr<std::unique_ptr<Runtime>> rt = Runtime::create(ro);
-  if (!rt)
-    failStatus(rt.status());
+  std::unique_ptr<Runtime> runtime = createRuntime(runtimeOptions(o));
   StatusOr<std::shared_ptr<LoadedExecutable>> exe =
-      (*rt)->loadExecutableFile(o.exe);
+      runtime->loadExecutableFile(o.exe);
   if (!exe)
     failStatus(exe.status());
   const Program &p = (*exe)->program();
@@ -689,7 +678,7 @@ int runMain(const Options &o) {
   if (o.report != Options::Report::None) {
     std::vector<CommandRow> rows = commandRows(p, s.commandLanes(), runs);
     if (o.report == Options::Report::Json)
-      printJsonReport(p, rows, uploadNs, o.repeat, (*rt)->threadCount(),
+      printJsonReport(p, rows, uploadNs, o.repeat, runtime->threadCount(),
                       o.lanes ? o.lanes : kDefaultSessionLanes,
                       runTimes(runNs));
     else

@@ -19,10 +19,19 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+namespace fuel::rt {
+class Runtime;
+} // namespace fuel::rt
+
 namespace fuel::judge {
+
+/// The in-process runtime fuel-judge measures with: a CPU pool of `threads`
+/// threads (0: every core); the runtime's error when it cannot start.
+llvm::Expected<std::unique_ptr<rt::Runtime>> createRuntime(unsigned threads);
 
 /// The full key of `key` measured on a device of `deviceName` and
 /// `deviceDriver` with the given thread settings.

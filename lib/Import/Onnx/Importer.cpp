@@ -163,6 +163,13 @@ std::optional<std::vector<int64_t>> NodeContext::getInts(StringRef name) const {
   return a->ints;
 }
 
+FailureOr<int64_t> NodeContext::getAxis(int64_t dflt, int64_t rank) {
+  std::optional<int64_t> axis = normalizeAxis(getInt("axis", dflt), rank);
+  if (!axis)
+    return error() << "axis is outside the input's rank " << rank;
+  return *axis;
+}
+
 InFlightDiagnostic NodeContext::error() {
   return emitError(loc) << "node '" << node.name << "' (" << node.opType
                         << "): ";

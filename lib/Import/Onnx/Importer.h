@@ -88,6 +88,10 @@ public:
   float getFloat(StringRef name, float dflt) const;
   std::string getString(StringRef name, StringRef dflt) const;
   std::optional<std::vector<int64_t>> getInts(StringRef name) const;
+  /// The `axis` attribute (`dflt` when absent) normalised against `rank`;
+  /// an error at the node ("axis is outside the input's rank") when it lies
+  /// outside [-rank, rank).
+  FailureOr<int64_t> getAxis(int64_t dflt, int64_t rank);
 
   /// An error at the node (the import fails).
   InFlightDiagnostic error();

@@ -192,10 +192,9 @@ LogicalResult lowerSoftmax(NodeContext &nc) {
   if (failed(nc.requireFloat(0)))
     return failure();
   const OnnxValue &x = nc.input(0);
-  int64_t rank = x.shape.size();
-  auto axis = normalizeAxis(nc.getInt("axis", -1), rank);
-  if (!axis)
-    return nc.error() << "axis is outside the input's rank " << rank;
+  FailureOr<int64_t> axis = nc.getAxis(-1, x.shape.size());
+  if (failed(axis))
+    return failure();
   Value in = nc.materialize(x);
   if (nc.node.opType == "Softmax") {
     Value init = nc.emptyTensor(x.shape, nc.b.getF32Type());
@@ -242,9 +241,9 @@ LogicalResult lowerLayerNorm(NodeContext &nc) {
       return failure();
   const OnnxValue &x = nc.input(0);
   int64_t rank = x.shape.size();
-  auto axis = normalizeAxis(nc.getInt("axis", -1), rank);
-  if (!axis)
-    return nc.error() << "axis is outside the input's rank " << rank;
+  FailureOr<int64_t> axis = nc.getAxis(-1, rank);
+  if (failed(axis))
+    return failure();
   float eps = nc.getFloat("epsilon", 1e-5f);
   SmallVector<int64_t> axes;
   for (int64_t d = *axis; d < rank; ++d)

@@ -337,9 +337,9 @@ LogicalResult lowerSlice(NodeContext &nc) {
 LogicalResult lowerSplit(NodeContext &nc) {
   const OnnxValue &x = nc.input(0);
   int64_t rank = x.shape.size();
-  auto axis = normalizeAxis(nc.getInt("axis", 0), rank);
-  if (!axis)
-    return nc.error() << "axis is outside the input's rank " << rank;
+  FailureOr<int64_t> axis = nc.getAxis(0, rank);
+  if (failed(axis))
+    return failure();
   int64_t dim = x.shape[*axis], parts = nc.numOutputs();
   std::vector<int64_t> split;
   if (nc.hasInput(1)) {
@@ -374,9 +374,9 @@ LogicalResult lowerSplit(NodeContext &nc) {
 LogicalResult lowerGather(NodeContext &nc) {
   const OnnxValue &x = nc.input(0), &idx = nc.input(1);
   int64_t rank = x.shape.size();
-  auto axis = normalizeAxis(nc.getInt("axis", 0), rank);
-  if (!axis)
-    return nc.error() << "axis is outside the input's rank " << rank;
+  FailureOr<int64_t> axis = nc.getAxis(0, rank);
+  if (failed(axis))
+    return failure();
   auto indices = nc.constInts(1, "the indices");
   if (failed(indices))
     return failure();

@@ -94,12 +94,10 @@ llvm::Expected<std::string> calibrateLinks(const CalibrateOptions &options,
       target::resolveTopology(options.topology);
   if (!topo)
     return topo.takeError();
-  ::fuel::rt::RuntimeOptions ro;
-  ro.threads = options.threads;
-  ::fuel::rt::StatusOr<std::unique_ptr<::fuel::rt::Runtime>> rt =
-      ::fuel::rt::Runtime::create(ro);
+  llvm::Expected<std::unique_ptr<::fuel::rt::Runtime>> rt =
+      createRuntime(options.threads);
   if (!rt)
-    return llvm::createStringError(rt.status().message());
+    return rt.takeError();
   ::fuel::rt::Device *cpu = (*rt)->device(::fuel::Device::cpu());
   if (!cpu)
     return llvm::createStringError("the runtime has no cpu device");

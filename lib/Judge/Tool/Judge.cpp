@@ -330,6 +330,15 @@ private:
 
 } // namespace
 
+llvm::Expected<std::unique_ptr<rt::Runtime>> createRuntime(unsigned threads) {
+  rt::RuntimeOptions ro;
+  ro.threads = threads;
+  rt::StatusOr<std::unique_ptr<rt::Runtime>> runtime = rt::Runtime::create(ro);
+  if (!runtime)
+    return llvm::createStringError(runtime.status().message());
+  return std::move(*runtime);
+}
+
 llvm::Expected<std::vector<JudgedJob>>
 measureProgram(mlir::ModuleOp module, ProfileDB &db,
                const JudgeOptions &options, llvm::raw_ostream &log) {
@@ -339,12 +348,10 @@ measureProgram(mlir::ModuleOp module, ProfileDB &db,
   if (!jobs)
     return jobs.takeError();
 
-  ::fuel::rt::RuntimeOptions ro;
-  ro.threads = options.threads;
-  ::fuel::rt::StatusOr<std::unique_ptr<::fuel::rt::Runtime>> rt =
-      ::fuel::rt::Runtime::create(ro);
+  llvm::Expected<std::unique_ptr<::fuel::rt::Runtime>> rt =
+      createRuntime(options.threads);
   if (!rt)
-    return llvm::createStringError(rt.status().message());
+    return rt.takeError();
   int64_t poolThreads = (*rt)->threadCount();
 
   std::vector<JudgedJob> out(jobs->size());
@@ -366,8 +373,10 @@ measureProgram(mlir::ModuleOp module, ProfileDB &db,
     auto it = std::find_if(identities.begin(), identities.end(),
                            [&](const auto &e) { return e.first == r.device; });
     if (it == identities.end()) {
-      identities.emplace_back(r.device, ::fuel::rt::probeDeviceIdentity(
-                                            *device, ro.cudaDriverLibrary));
+      // The CUDA driver createRuntime opens: the default one.
+      identities.emplace_back(
+          r.device, ::fuel::rt::probeDeviceIdentity(
+                        *device, rt::RuntimeOptions().cudaDriverLibrary));
       it = identities.end() - 1;
     }
     if (!it->second) {

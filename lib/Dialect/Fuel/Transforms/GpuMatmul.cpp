@@ -21,6 +21,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
 #include <limits>
@@ -314,6 +316,51 @@ bool notePerElement(func::FuncOp kernel, StringRef noteAttr,
 constexpr llvm::StringLiteral kNoLimits =
     "the topology gives no gpu limits for this device";
 
+/// A tiled schedule's GEMM: its tiles, M and N, the batch (the grid's z)
+/// and the elements of its operands (each must be 32-bit addressable).
+struct TiledProblem {
+  const ::fuel::target::MatmulTiling *tiling;
+  uint64_t m, n;
+  int64_t batch;
+  SmallVector<int64_t, 3> elements;
+};
+
+/// What scheduleGpuMatmul and scheduleGpuConv2d share: `match` the kernel,
+/// `choose` its tiles under `limits`, size its grid (`problemOf`, tiledGrid)
+/// and record `entries` as `attr` with the workgroup size and grid. False,
+/// the first reason recorded as `target.noteAttr`, where a step fails.
+template <typename Plain, typename Tiling>
+bool scheduleTiled(
+    func::FuncOp kernel, const ::fuel::plan::GpuLimits *limits,
+    GpuMatmulSchedule mode, const GpuMatmulTarget &target, StringRef attr,
+    FailureOr<Plain> (*match)(func::FuncOp, std::string &),
+    llvm::function_ref<llvm::Expected<Tiling>(const Plain &)> choose,
+    llvm::function_ref<TiledProblem(const Plain &, const Tiling &)> problemOf,
+    llvm::function_ref<SmallVector<NamedAttribute>(Builder &, const Plain &,
+                                                   const Tiling &)>
+        entries) {
+  auto note = [&](const Twine &reason) {
+    return notePerElement(kernel, target.noteAttr, reason);
+  };
+  std::string reason;
+  FailureOr<Plain> plain = match(kernel, reason);
+  if (failed(plain) || !limits)
+    return note(failed(plain) ? StringRef(reason) : StringRef(kNoLimits));
+  llvm::Expected<Tiling> tiling = choose(*plain);
+  if (!tiling)
+    return note(llvm::toString(tiling.takeError()));
+  TiledProblem p = problemOf(*plain, *tiling);
+  int64_t gridX, gridY;
+  std::string problem = tiledGrid(target, mode, p.m, p.n, p.batch, *p.tiling,
+                                  p.elements, gridX, gridY);
+  if (!problem.empty())
+    return note(problem);
+  Builder b(kernel.getContext());
+  recordTiling(kernel, attr, entries(b, *plain, *tiling), *p.tiling, gridX,
+               gridY, p.batch);
+  return true;
+}
+
 } // namespace
 
 const GpuMatmulTarget &mlir::fuel::vulkanMatmulTarget() {
@@ -339,97 +386,89 @@ bool mlir::fuel::scheduleGpuConv2d(func::FuncOp kernel,
                                    const ::fuel::plan::GpuLimits *limits,
                                    unsigned block, GpuMatmulSchedule mode,
                                    const GpuMatmulTarget &target) {
-  Builder b(kernel.getContext());
-  auto note = [&](const Twine &reason) {
-    return notePerElement(kernel, target.noteAttr, reason);
+  using ::fuel::target::Conv2dTiling;
+  auto choose = [&](const PlainConv &conv) {
+    return ::fuel::target::chooseConv2dTiling(*limits, conv.shape,
+                                              /*elementBytes=*/4, block);
   };
-  std::string reason;
-  FailureOr<PlainConv> conv = matchPlainConv(kernel, reason);
-  if (failed(conv) || !limits)
-    return note(failed(conv) ? StringRef(reason) : StringRef(kNoLimits));
-  const ::fuel::target::Conv2dShape &sh = conv->shape;
-  llvm::Expected<::fuel::target::Conv2dTiling> tiling =
-      ::fuel::target::chooseConv2dTiling(*limits, sh, /*elementBytes=*/4,
-                                         block);
-  if (!tiling)
-    return note(llvm::toString(tiling.takeError()));
-  const ::fuel::target::MatmulTiling &mt = tiling->matmul;
-  int64_t gridX, gridY;
-  std::string problem = tiledGrid(
-      target, mode, tiling->gemmM, tiling->gemmN, sh.n, mt,
-      {int64_t(sh.n * sh.c * sh.h * sh.w), int64_t(sh.f * sh.c * sh.kh * sh.kw),
-       int64_t(sh.n * sh.f * sh.outH() * sh.outW())},
-      gridX, gridY);
-  if (!problem.empty())
-    return note(problem);
-  auto i64 = [&](uint64_t v) { return b.getI64IntegerAttr(int64_t(v)); };
-  NamedAttribute entries[] = {
-      b.getNamedAttr("input", i64(conv->input)),
-      b.getNamedAttr("filter", i64(conv->filter)),
-      b.getNamedAttr("output", i64(conv->output)),
-      b.getNamedAttr("layout",
-                     b.getStringAttr(sh.nchw ? "nchw_fchw" : "nhwc_hwcf")),
-      b.getNamedAttr("shape", b.getDenseI64ArrayAttr(
-                                  {int64_t(sh.n), int64_t(sh.c), int64_t(sh.h),
-                                   int64_t(sh.w), int64_t(sh.f), int64_t(sh.kh),
-                                   int64_t(sh.kw)})),
-      b.getNamedAttr("strides",
-                     b.getDenseI64ArrayAttr(
-                         {int64_t(sh.strides[0]), int64_t(sh.strides[1])})),
-      b.getNamedAttr("dilations",
-                     b.getDenseI64ArrayAttr(
-                         {int64_t(sh.dilations[0]), int64_t(sh.dilations[1])})),
-      b.getNamedAttr("tile",
-                     b.getDenseI64ArrayAttr({mt.tileM, mt.tileN, mt.tileK})),
-      b.getNamedAttr("block", b.getDenseI64ArrayAttr({mt.blockM, mt.blockN})),
-      b.getNamedAttr("init", conv->init),
+  auto problemOf = [](const PlainConv &conv, const Conv2dTiling &tiling) {
+    const ::fuel::target::Conv2dShape &sh = conv.shape;
+    return TiledProblem{&tiling.matmul,
+                        tiling.gemmM,
+                        tiling.gemmN,
+                        int64_t(sh.n),
+                        {int64_t(sh.n * sh.c * sh.h * sh.w),
+                         int64_t(sh.f * sh.c * sh.kh * sh.kw),
+                         int64_t(sh.n * sh.f * sh.outH() * sh.outW())}};
   };
-  recordTiling(kernel, target.conv2dAttr, entries, mt, gridX, gridY, sh.n);
-  return true;
+  auto entries = [](Builder &b, const PlainConv &conv,
+                    const Conv2dTiling &tiling) {
+    const ::fuel::target::Conv2dShape &sh = conv.shape;
+    const ::fuel::target::MatmulTiling &mt = tiling.matmul;
+    auto i64 = [&](uint64_t v) { return b.getI64IntegerAttr(int64_t(v)); };
+    return SmallVector<NamedAttribute>{
+        b.getNamedAttr("input", i64(conv.input)),
+        b.getNamedAttr("filter", i64(conv.filter)),
+        b.getNamedAttr("output", i64(conv.output)),
+        b.getNamedAttr("layout",
+                       b.getStringAttr(sh.nchw ? "nchw_fchw" : "nhwc_hwcf")),
+        b.getNamedAttr(
+            "shape",
+            b.getDenseI64ArrayAttr({int64_t(sh.n), int64_t(sh.c), int64_t(sh.h),
+                                    int64_t(sh.w), int64_t(sh.f),
+                                    int64_t(sh.kh), int64_t(sh.kw)})),
+        b.getNamedAttr("strides",
+                       b.getDenseI64ArrayAttr(
+                           {int64_t(sh.strides[0]), int64_t(sh.strides[1])})),
+        b.getNamedAttr("dilations",
+                       b.getDenseI64ArrayAttr({int64_t(sh.dilations[0]),
+                                               int64_t(sh.dilations[1])})),
+        b.getNamedAttr("tile",
+                       b.getDenseI64ArrayAttr({mt.tileM, mt.tileN, mt.tileK})),
+        b.getNamedAttr("block", b.getDenseI64ArrayAttr({mt.blockM, mt.blockN})),
+        b.getNamedAttr("init", conv.init),
+    };
+  };
+  return scheduleTiled<PlainConv, Conv2dTiling>(
+      kernel, limits, mode, target, target.conv2dAttr, matchPlainConv, choose,
+      problemOf, entries);
 }
 
 bool mlir::fuel::scheduleGpuMatmul(func::FuncOp kernel,
                                    const ::fuel::plan::GpuLimits *limits,
                                    unsigned block, GpuMatmulSchedule mode,
                                    const GpuMatmulTarget &target) {
-  Builder b(kernel.getContext());
-  auto note = [&](const Twine &reason) {
-    return notePerElement(kernel, target.noteAttr, reason);
+  using ::fuel::target::MatmulTiling;
+  auto choose = [&](const PlainMatmul &mm) {
+    return ::fuel::target::chooseMatmulTiling(*limits, mm.m, mm.n, mm.k,
+                                              /*elementBytes=*/4, block);
   };
-  std::string reason;
-  FailureOr<PlainMatmul> mm = matchPlainMatmul(kernel, reason);
-  if (failed(mm) || !limits)
-    return note(failed(mm) ? StringRef(reason) : StringRef(kNoLimits));
-  llvm::Expected<::fuel::target::MatmulTiling> tiling =
-      ::fuel::target::chooseMatmulTiling(*limits, mm->m, mm->n, mm->k,
-                                         /*elementBytes=*/4, block);
-  if (!tiling)
-    return note(llvm::toString(tiling.takeError()));
-  int64_t gridX, gridY;
-  std::string problem =
-      tiledGrid(target, mode, mm->m, mm->n, mm->batch, *tiling,
-                {mm->batch * mm->m * mm->n, mm->batch * mm->m * mm->k,
-                 mm->batch * mm->k * mm->n},
-                gridX, gridY);
-  if (!problem.empty())
-    return note(problem);
-
-  NamedAttribute entries[] = {
-      b.getNamedAttr("a", b.getI64IntegerAttr(mm->a)),
-      b.getNamedAttr("b", b.getI64IntegerAttr(mm->b)),
-      b.getNamedAttr("c", b.getI64IntegerAttr(mm->c)),
-      b.getNamedAttr("batch", b.getI64IntegerAttr(mm->batch)),
-      b.getNamedAttr("m", b.getI64IntegerAttr(mm->m)),
-      b.getNamedAttr("n", b.getI64IntegerAttr(mm->n)),
-      b.getNamedAttr("k", b.getI64IntegerAttr(mm->k)),
-      b.getNamedAttr("tile",
-                     b.getDenseI64ArrayAttr(
-                         {tiling->tileM, tiling->tileN, tiling->tileK})),
-      b.getNamedAttr("block",
-                     b.getDenseI64ArrayAttr({tiling->blockM, tiling->blockN})),
-      b.getNamedAttr("init", mm->init),
+  auto problemOf = [](const PlainMatmul &mm, const MatmulTiling &tiling) {
+    return TiledProblem{&tiling,
+                        uint64_t(mm.m),
+                        uint64_t(mm.n),
+                        mm.batch,
+                        {mm.batch * mm.m * mm.n, mm.batch * mm.m * mm.k,
+                         mm.batch * mm.k * mm.n}};
   };
-  recordTiling(kernel, target.matmulAttr, entries, *tiling, gridX, gridY,
-               mm->batch);
-  return true;
+  auto entries = [](Builder &b, const PlainMatmul &mm,
+                    const MatmulTiling &tiling) {
+    return SmallVector<NamedAttribute>{
+        b.getNamedAttr("a", b.getI64IntegerAttr(mm.a)),
+        b.getNamedAttr("b", b.getI64IntegerAttr(mm.b)),
+        b.getNamedAttr("c", b.getI64IntegerAttr(mm.c)),
+        b.getNamedAttr("batch", b.getI64IntegerAttr(mm.batch)),
+        b.getNamedAttr("m", b.getI64IntegerAttr(mm.m)),
+        b.getNamedAttr("n", b.getI64IntegerAttr(mm.n)),
+        b.getNamedAttr("k", b.getI64IntegerAttr(mm.k)),
+        b.getNamedAttr("tile", b.getDenseI64ArrayAttr(
+                                   {tiling.tileM, tiling.tileN, tiling.tileK})),
+        b.getNamedAttr("block",
+                       b.getDenseI64ArrayAttr({tiling.blockM, tiling.blockN})),
+        b.getNamedAttr("init", mm.init),
+    };
+  };
+  return scheduleTiled<PlainMatmul, MatmulTiling>(
+      kernel, limits, mode, target, target.matmulAttr, matchPlainMatmul, choose,
+      problemOf, entries);
 }
