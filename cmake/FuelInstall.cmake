@@ -8,7 +8,8 @@
 # tree, so the prefix may be moved afterwards):
 #
 #   bin/                fuel-run, fuel-probe; fuel-opt, fuel-compile,
-#                       fuel-topology (compiler configuration)
+#                       fuel-topology, fuel-judge, fuel-profile-db,
+#                       fuel-import-onnx (compiler configuration)
 #   lib/                libfuelrt.so and the shims beside it (the runtime
 #                       finds them there, wherever lib/ is); fuel's static
 #                       libraries and libFuelCAPI.so (compiler)
@@ -123,10 +124,15 @@ if(FUEL_BUILD_COMPILER)
     endif()
   endif()
 
-  install(TARGETS fuel-opt fuel-compile fuel-topology
+  # fuel-judge, fuel-profile-db and fuel-import-onnx link their libraries
+  # (FuelJudgeTool, FuelImportOnnx, FuelOnnxGeometry) statically; those are
+  # not exported, so FuelConfig.cmake never looks for ONNX or protobuf.
+  set(FUEL_INSTALLED_COMPILER_TOOLS fuel-opt fuel-compile fuel-topology
+    fuel-judge fuel-profile-db fuel-import-onnx)
+  install(TARGETS ${FUEL_INSTALLED_COMPILER_TOOLS}
     RUNTIME DESTINATION bin
     COMPONENT Compiler)
-  set_target_properties(fuel-opt fuel-compile fuel-topology PROPERTIES
+  set_target_properties(${FUEL_INSTALLED_COMPILER_TOOLS} PROPERTIES
     INSTALL_RPATH "\$ORIGIN/../lib;${LLVM_LIBRARY_DIR}")
 
   # Headers: the sources (the .td files too, for dialects built on fuel's)
@@ -172,7 +178,7 @@ add_dependencies(fuel-installed-targets fuelrt fuel-shim-openblas
   fuel-shim-blis fuel-run fuel-probe)
 if(FUEL_BUILD_COMPILER)
   add_dependencies(fuel-installed-targets ${FUEL_COMPILER_INSTALL_TARGETS}
-    fuel-opt fuel-compile fuel-topology)
+    ${FUEL_INSTALLED_COMPILER_TOOLS})
 endif()
 
 set(FUEL_PACKAGE_BUILT_COMPILER ${FUEL_BUILD_COMPILER})

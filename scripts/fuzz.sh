@@ -42,34 +42,9 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:symbolize=1:external_sy
 # Prints "upstream" when every frame of the first stack in the log that lies
 # between the sanitizer/libc frames and the fuzz target's entry point is in
 # libMLIR, else "fuel".
+# "upstream" or "fuel": by the faulting frames (scripts/fuzz-classify.py).
 classify() {
-  /usr/bin/python3 - "$1" <<'PY'
-import re, sys
-frames = []
-for line in open(sys.argv[1], errors="replace"):
-    m = re.match(r"\s*#(\d+) 0x[0-9a-f]+ in (.*)", line) or \
-        re.match(r"\s*#(\d+) 0x[0-9a-f]+ (\(.*)", line)
-    if not m:
-        if frames:
-            break
-        continue
-    if int(m.group(1)) == 0 and frames:
-        break
-    frames.append(m.group(2))
-runtime = re.compile(r"__sanitizer|__asan|__ubsan|__interceptor|compiler-rt|"
-                     r"libc\.so|libc_start|raise|abort|fuzzer::|libstdc\+\+")
-own = []
-for f in frames:
-    if "LLVMFuzzerTestOneInput" in f:
-        break
-    if runtime.search(f):
-        continue
-    own.append(f)
-upstream = own and all("libMLIR" in f or "/usr/lib/llvm-22/include/" in f
-                       or re.search(r"\(/usr/lib/llvm-22/lib/", f)
-                       for f in own)
-print("upstream" if upstream else "fuel")
-PY
+  /usr/bin/python3 "$root/scripts/fuzz-classify.py" "$1"
 }
 
 failed=0

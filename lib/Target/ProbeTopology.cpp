@@ -125,11 +125,10 @@ static DeviceInfo accelerator(const probe::ProbedDevice &p, Device device,
   info.alignment = info.cpuType ? c.cpuAlignment : c.gpuAlignment;
   if (device.kind == plan::DeviceKind::Vulkan) {
     info.gpuLimits = vulkanLimits(p, notes);
-    // The identity profile-database keys carry with the name.
-    if (p.vulkan.driverVersion != 0)
-      info.driver = "vulkan " + probe::formatDriverVersion(
-                                    p.vendorId, p.vulkan.driverVersion);
   }
+  // The identity profile-database keys carry with the name: the one the
+  // runtime's measurements are stored under (ProbedDevice::identityDriver).
+  info.driver = p.identityDriver();
   if (device.kind == plan::DeviceKind::Cuda && p.computeMajor > 0) {
     std::string text =
         std::to_string(p.computeMajor) + "." + std::to_string(p.computeMinor);

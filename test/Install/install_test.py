@@ -129,6 +129,7 @@ def step_prefix(args):
     if args.compiler:
         expected += [
             "bin/fuel-compile", "bin/fuel-opt", "bin/fuel-topology",
+            "bin/fuel-judge", "bin/fuel-profile-db", "bin/fuel-import-onnx",
             "include/fuel/Compiler/Compiler.h",
             "include/fuel/Dialect/Fuel/IR/FuelOps.td",
             "include/fuel/Dialect/Fuel/IR/FuelOps.h.inc",
@@ -199,6 +200,11 @@ def step_prefix(args):
         p = run([os.path.join(prefix, "bin/fuel-opt"), "--version"],
                 expect_ok=False)
         check(p.returncode == 0, "installed fuel-opt --version: " + p.stderr)
+        for tool in ("fuel-judge", "fuel-profile-db", "fuel-import-onnx"):
+            p = run([os.path.join(prefix, "bin", tool), "--help"],
+                    expect_ok=False)
+            check(p.returncode == 0 and tool in p.stdout,
+                  "installed %s --help: %d %s" % (tool, p.returncode, p.stderr))
         check_shim_from_prefix(prefix, work)
 
 

@@ -71,12 +71,12 @@ TEST(ProbeTopology, HostFromProbedPeak) {
 TEST(ProbeTopology, HostCpuTarget) {
   probe::ProbeResult r;
   r.devices.push_back(cpu(166.0));
-  llvm::Expected<Topology> none = topologyFromProbe(r, nullptr);
+  llvm::Expected<Topology> none = topologyFromProbe(r);
   ASSERT_TRUE(bool(none)) << llvm::toString(none.takeError());
   EXPECT_FALSE(none->devices[0].cpuTarget.has_value());
   r.devices[0].targetCpu = "x86-64";
   r.devices[0].targetFeatures = "+avx,+avx2,+fma";
-  llvm::Expected<Topology> t = topologyFromProbe(r, nullptr);
+  llvm::Expected<Topology> t = topologyFromProbe(r);
   ASSERT_TRUE(bool(t)) << llvm::toString(t.takeError());
   ASSERT_TRUE(t->devices[0].cpuTarget.has_value());
   EXPECT_EQ(t->devices[0].cpuTarget->cpu, "x86-64");
@@ -230,6 +230,43 @@ TEST(ProbeTopology, VulkanLimitsFromProbe) {
     noted |= n == "topology: vulkan:2: the driver's limits are left out "
                   "(subgroup_size 48 is not a power of two up to 128)";
   EXPECT_TRUE(noted);
+}
+
+// The driver a topology carries is the probed device's identity driver, the
+// one the runtime stores measurements under: "vulkan " and the driver's
+// version (NVIDIA's packing for vendor 0x10de, Vulkan's otherwise), nothing
+// for the host, CUDA, or a Vulkan device that reported no version.
+TEST(ProbeTopology, DriverIsTheIdentityDriver) {
+  probe::ProbeResult r;
+  r.devices.push_back(cpu(100.0));
+  probe::ProbedDevice cuda = gpu(probe::Kind::Cuda, 0, false);
+  r.devices.push_back(cuda);
+  probe::ProbedDevice nvidia = gpu(probe::Kind::Vulkan, 0, false);
+  nvidia.vendorId = 0x10de;
+  nvidia.vulkan.driverVersion = (535u << 22) | (104u << 14) | (5u << 6);
+  r.devices.push_back(nvidia);
+  probe::ProbedDevice mesa = gpu(probe::Kind::Vulkan, 1, true);
+  mesa.vendorId = 0x10005;
+  mesa.vulkan.driverVersion = (22u << 22) | (3u << 12) | 6u;
+  r.devices.push_back(mesa);
+  probe::ProbedDevice unversioned = gpu(probe::Kind::Vulkan, 2, false);
+  r.devices.push_back(unversioned);
+  llvm::Expected<Topology> t = topologyFromProbe(r);
+  ASSERT_TRUE(bool(t)) << llvm::toString(t.takeError());
+  const plan::DeviceInfo *host = t->find(Device::cpu());
+  const plan::DeviceInfo *c = t->find(Device::cuda(0));
+  const plan::DeviceInfo *v0 = t->find(Device::vulkan(0));
+  const plan::DeviceInfo *v1 = t->find(Device::vulkan(1));
+  const plan::DeviceInfo *v2 = t->find(Device::vulkan(2));
+  ASSERT_TRUE(host && c && v0 && v1 && v2);
+  EXPECT_EQ(host->driver, "");
+  EXPECT_EQ(c->driver, "");
+  EXPECT_EQ(v0->driver, "vulkan 535.104.5");
+  EXPECT_EQ(v0->driver, nvidia.identityDriver());
+  EXPECT_EQ(v1->driver, "vulkan 22.3.6");
+  EXPECT_EQ(v1->driver, mesa.identityDriver());
+  EXPECT_EQ(v2->driver, "");
+  EXPECT_EQ(v2->driver, unversioned.identityDriver());
 }
 
 TEST(ProbeTopology, ThisMachineGivesAValidTopology) {

@@ -13,6 +13,7 @@
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Dialect/Fuel/Transforms/Passes.h"
 #include "fuel/Dialect/Fuel/Transforms/PlanState.h"
+#include "fuel/Dialect/Fuel/Transforms/ProfileKey.h"
 #include "fuel/Target/Version.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -104,17 +105,32 @@ static std::string typeText(Type t) {
   return s;
 }
 
-/// Appends the element type and shape of every tensor in `types`.
-static LogicalResult appendTypes(TypeRange types, JobKey &key) {
-  for (Type t : types) {
+/// Whether every operand and result of `node` is a statically shaped
+/// tensor (what a one-node program can be fed and measured with).
+static bool staticallyShaped(NodeOp node) {
+  auto isStatic = [](Type t) {
     auto r = dyn_cast<RankedTensorType>(t);
-    if (!r || !r.hasStaticShape())
-      return failure();
-    key.dtypes.push_back(typeText(r.getElementType()));
-    key.shapes.push_back(
-        std::vector<int64_t>(r.getShape().begin(), r.getShape().end()));
-  }
-  return success();
+    return r && r.hasStaticShape();
+  };
+  return llvm::all_of(node->getOperandTypes(), isStatic) &&
+         llvm::all_of(node->getResultTypes(), isStatic);
+}
+
+/// The device-independent fields of `key`, the planner's key
+/// (mlir::fuel::measurementKey): the device's name and driver and the
+/// runtime settings are filled in where the job is measured.
+static JobKey jobKey(const MeasurementKey &key) {
+  JobKey k;
+  k.kernelId = key.kernelId;
+  k.revision = key.revision;
+  k.opKind = key.opKind;
+  k.dtypes = key.dtypes;
+  k.shapes = key.shapes;
+  k.params = key.params;
+  k.sizeClass = key.sizeClass;
+  k.deviceKind = key.deviceKind;
+  k.deviceOrdinal = key.deviceOrdinal;
+  return k;
 }
 
 /// The one-node program of `node` forcing `candidate`: a function taking
@@ -173,28 +189,19 @@ llvm::Expected<std::vector<Job>> enumerateJobs(ModuleOp module,
       if (!alts)
         continue;
       DecisionAttr decision = alts.getDecision();
-      JobKey base;
-      base.opKind = stringifyOpKind(node.getKind()).str();
-      base.sizeClass = decision.getSizeClass();
-      if (failed(appendTypes(node->getOperandTypes(), base)) ||
-          failed(appendTypes(node->getResultTypes(), base)))
+      if (!staticallyShaped(node))
         return llvm::createStringError(
             llvm::formatv("@{0} node {1}: an operand or result is not a "
                           "statically shaped tensor",
                           funcName, node.getId())
                 .str());
       for (CandidateAttr c : alts.getCandidates()) {
-        JobKey key = base;
-        key.kernelId = c.getKernelId().str();
-        key.revision = c.getRevision();
-        // The planner's own conversion, so the text of every param is the
-        // one fuel-annotate-costs looks up.
-        key.params = toPlan(c).params;
-        std::stable_sort(
-            key.params.begin(), key.params.end(),
-            [](const auto &a, const auto &b) { return a.first < b.first; });
-        key.deviceKind = stringifyDeviceKind(c.getDevice().getKind()).str();
-        key.deviceOrdinal = c.getDevice().getOrdinal();
+        // The planner's own key, so what is stored is what
+        // fuel-annotate-costs looks up; an empty topology leaves the
+        // device's name and driver to the measuring step.
+        JobKey key = jobKey(mlir::fuel::measurementKey(
+            node, toPlan(c), static_cast<uint32_t>(decision.getSizeClass()),
+            ::fuel::plan::Topology(), ProfileKeySettings()));
         std::string canonical = key.canonical();
         auto [it, fresh] = seen.try_emplace(canonical, jobs.size());
         if (!fresh) {
