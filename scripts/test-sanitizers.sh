@@ -24,6 +24,9 @@ jobs="${FUEL_JOBS:-2}"
 
 start=$(date +%s)
 "$root/scripts/configure-asan.sh" "$asan" "$@"
+# Absolute from here on: ctest runs in the tree, and LD_PRELOAD, the logs
+# and the suppressions must name the same files from there.
+asan="$(cd "$asan" && pwd)"
 ninja -C "$asan" -j "$jobs"
 # onnxruntime-node for fuel-bench-ort-check, as scripts/test.sh does.
 if ! "$root/bench/ort/install.sh" "$asan" >/dev/null; then
