@@ -63,6 +63,7 @@ using CuInitFn = CUresult (*)(unsigned);
 using CuDeviceGetCountFn = CUresult (*)(int *);
 using CuDeviceGetFn = CUresult (*)(CUdevice *, int);
 using CuDeviceGetNameFn = CUresult (*)(char *, int, CUdevice);
+using CuDriverGetVersionFn = CUresult (*)(int *);
 using CuDeviceTotalMemFn = CUresult (*)(size_t *, CUdevice);
 using CuDeviceGetAttributeFn = CUresult (*)(int *, int, CUdevice);
 using CuDeviceGetPCIBusIdFn = CUresult (*)(char *, int, CUdevice);
@@ -136,6 +137,10 @@ ProbeResult probeCuda(const char *library) {
   auto cuDeviceGetPCIBusId =
       lookup<CuDeviceGetPCIBusIdFn>(handle, "cuDeviceGetPCIBusId");
   auto cuGetErrorName = lookup<CuGetErrorNameFn>(handle, "cuGetErrorName");
+  // Optional: the driver's version is part of a device's identity in the
+  // profile database; without it the identity is the name alone.
+  auto cuDriverGetVersion =
+      lookup<CuDriverGetVersionFn>(handle, "cuDriverGetVersion");
   if (!cuInit || !cuDeviceGetCount || !cuDeviceGet || !cuDeviceGetName ||
       !cuDeviceGetAttribute) {
     result.notes.push_back(format(
@@ -165,6 +170,11 @@ ProbeResult probeCuda(const char *library) {
       result.notes.push_back("cuda: driver loaded, no CUDA device");
     return result;
   }
+
+  int driverVersion = 0;
+  if (cuDriverGetVersion &&
+      (cuDriverGetVersion(&driverVersion) != kCudaSuccess || driverVersion < 0))
+    driverVersion = 0;
 
   uint32_t ordinal = 0;
   for (int index = 0; index < count; ++index) {
@@ -201,6 +211,7 @@ ProbeResult probeCuda(const char *library) {
     dev.clockGHz = clockKHz > 0 ? clockKHz / 1e6 : 0;
     dev.computeMajor = attribute(kAttrComputeCapabilityMajor);
     dev.computeMinor = attribute(kAttrComputeCapabilityMinor);
+    dev.cudaDriverVersion = driverVersion;
 
     // Peak: every FP32 lane retires one FMA (two flops) per cycle.
     uint32_t lanes = cudaF32LanesPerSM(dev.computeMajor, dev.computeMinor);

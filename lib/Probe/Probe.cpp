@@ -122,6 +122,9 @@ std::string ProbedDevice::identityDriver() const {
   // stored under it is found by planning for that topology.
   if (kind == Kind::Vulkan && vulkan.driverVersion != 0)
     return "vulkan " + formatDriverVersion(vendorId, vulkan.driverVersion);
+  if (kind == Kind::Cuda && cudaDriverVersion > 0)
+    return format("cuda %d.%d", cudaDriverVersion / 1000,
+                  (cudaDriverVersion % 1000) / 10);
   return "";
 }
 

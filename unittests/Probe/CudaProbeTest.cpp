@@ -34,6 +34,9 @@ TEST(ProbeCudaFakeDriverTest, FieldsAndDerivedPeaks) {
   // 2 (double data rate) x 1 GHz memory clock x 256 bits / 8.
   EXPECT_DOUBLE_EQ(d.bytesPerNs, 2 * 1.0 * 256 / 8);
   EXPECT_EQ(d.vendorId, 0x10deu);
+  // cuDriverGetVersion's 12040: the identity the profile database keys on.
+  EXPECT_EQ(d.cudaDriverVersion, 12040);
+  EXPECT_EQ(d.identityDriver(), "cuda 12.4");
 }
 
 TEST(ProbeCudaFakeDriverTest, TheToolkitStubSaysStub) {

@@ -234,12 +234,14 @@ TEST(ProbeTopology, VulkanLimitsFromProbe) {
 
 // The driver a topology carries is the probed device's identity driver, the
 // one the runtime stores measurements under: "vulkan " and the driver's
-// version (NVIDIA's packing for vendor 0x10de, Vulkan's otherwise), nothing
-// for the host, CUDA, or a Vulkan device that reported no version.
+// version (NVIDIA's packing for vendor 0x10de, Vulkan's otherwise), "cuda "
+// and cuDriverGetVersion's CUDA version, nothing for the host or a device
+// that reported no version.
 TEST(ProbeTopology, DriverIsTheIdentityDriver) {
   probe::ProbeResult r;
   r.devices.push_back(cpu(100.0));
   probe::ProbedDevice cuda = gpu(probe::Kind::Cuda, 0, false);
+  cuda.cudaDriverVersion = 12080;
   r.devices.push_back(cuda);
   probe::ProbedDevice nvidia = gpu(probe::Kind::Vulkan, 0, false);
   nvidia.vendorId = 0x10de;
@@ -260,7 +262,8 @@ TEST(ProbeTopology, DriverIsTheIdentityDriver) {
   const plan::DeviceInfo *v2 = t->find(Device::vulkan(2));
   ASSERT_TRUE(host && c && v0 && v1 && v2);
   EXPECT_EQ(host->driver, "");
-  EXPECT_EQ(c->driver, "");
+  EXPECT_EQ(c->driver, "cuda 12.8");
+  EXPECT_EQ(c->driver, cuda.identityDriver());
   EXPECT_EQ(v0->driver, "vulkan 535.104.5");
   EXPECT_EQ(v0->driver, nvidia.identityDriver());
   EXPECT_EQ(v1->driver, "vulkan 22.3.6");

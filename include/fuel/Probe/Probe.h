@@ -134,6 +134,9 @@ struct ProbedDevice {
   double bytesPerNs = 0;
   /// CUDA compute capability; 0.0 for other kinds.
   int computeMajor = 0, computeMinor = 0;
+  /// CUDA devices: the driver's CUDA version as cuDriverGetVersion gives it
+  /// (1000 * major + 10 * minor, e.g. 12040); 0 when unknown.
+  int cudaDriverVersion = 0;
   /// PCI vendor and device ids when known (cuda, vulkan); 0 otherwise.
   uint32_t vendorId = 0, deviceId = 0;
   /// Vulkan devices only: the driver's further description.

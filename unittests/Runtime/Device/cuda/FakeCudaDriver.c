@@ -98,6 +98,11 @@ EXPORT CUresult cuDeviceGet(int *device, int ordinal) {
   return OK;
 }
 
+EXPORT CUresult cuDriverGetVersion(int *version) {
+  *version = 12040;
+  return OK;
+}
+
 EXPORT CUresult cuDeviceGetName(char *name, int len, int device) {
   snprintf(name, (size_t)len, "Fake CUDA Device %d (test double)", device);
   return OK;
