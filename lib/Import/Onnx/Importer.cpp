@@ -133,6 +133,7 @@ bool NodeContext::wantsOutput(unsigned i) const {
 void NodeContext::setOutput(unsigned i, OnnxValue value) {
   if (!wantsOutput(i))
     return;
+  checkShape(value.shape);
   value.name = node.outputs[i];
   importer.values[node.outputs[i]] = std::move(value);
 }
@@ -168,6 +169,34 @@ FailureOr<int64_t> NodeContext::getAxis(int64_t dflt, int64_t rank) {
   if (!axis)
     return error() << "axis is outside the input's rank " << rank;
   return *axis;
+}
+
+/// The most elements one tensor of an imported model may hold (2^40): far
+/// beyond any device, small enough that element and byte counts never
+/// overflow.
+static constexpr int64_t kMaxTensorElements = int64_t(1) << 40;
+
+bool NodeContext::checkShape(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  bool ok = true;
+  for (int64_t d : shape) {
+    if (d < 0 || (d > 0 && n > kMaxTensorElements / d)) {
+      ok = false;
+      break;
+    }
+    n *= d;
+  }
+  if (ok)
+    return true;
+  if (!shapeRefused) {
+    InFlightDiagnostic diag = error();
+    diag << "shape [";
+    llvm::interleave(shape, diag, ", ");
+    diag << "] is not a static shape fuel imports (a negative dimension, or "
+            "more than 2^40 elements)";
+  }
+  shapeRefused = true;
+  return false;
 }
 
 InFlightDiagnostic NodeContext::error() {
@@ -465,11 +494,13 @@ Value NodeContext::slice(Value v, ArrayRef<int64_t> offsets,
 
 OnnxValue NodeContext::remapConst(const OnnxValue &in, ArrayRef<int64_t> shape,
                                   llvm::function_ref<int64_t(int64_t)> source) {
+  ConstData out;
+  out.isFloat = in.data->isFloat;
+  if (!checkShape(shape))
+    return constant(std::move(out), {0}, in.type);
   int64_t n = 1;
   for (int64_t d : shape)
     n *= d;
-  ConstData out;
-  out.isFloat = in.data->isFloat;
   for (int64_t k = 0; k < n; ++k) {
     int64_t s = source(k);
     if (out.isFloat)
@@ -925,8 +956,10 @@ static OwningOpRef<ModuleOp> importModel(MLIRContext *context,
       return nullptr;
     if (!poison) {
       imp.nodeUnsupported = false;
-      if (succeeded(lookupOp(n.opType)->lower(nc)))
+      if (succeeded(lookupOp(n.opType)->lower(nc)) && !nc.shapeRefused)
         continue;
+      if (nc.shapeRefused)
+        return nullptr;
       if (!imp.nodeUnsupported)
         return nullptr;
     }

@@ -95,6 +95,14 @@ public:
 
   /// An error at the node (the import fails).
   InFlightDiagnostic error();
+  /// True once a shape this node computed or produced was refused (a
+  /// negative dimension or more elements than kMaxTensorElements); the
+  /// error is emitted then and the node's lowering fails.
+  bool shapeRefused = false;
+  /// False (emitting the error, setting shapeRefused) unless every
+  /// dimension of `shape` is at least 0 and it holds at most
+  /// kMaxTensorElements elements.
+  bool checkShape(ArrayRef<int64_t> shape);
   /// Records that the node uses something not supported (reported with every
   /// other unsupported use in one list) and returns failure.
   LogicalResult unsupported(const Twine &reason);

@@ -26,6 +26,7 @@
 #include <cstring>
 #include <exception>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <limits.h>
@@ -354,6 +355,40 @@ int64_t defaultOpset(const ::onnx::ModelProto &m) {
   return v;
 }
 
+/// The version converter's graph import (onnx::graphProtoToGraph in 1.12)
+/// dereferences every name it reads without checking it, so a graph whose
+/// node reads, or whose output names, a value nothing defines crashes it.
+/// Refuses such a graph first, naming the value: every non-empty node input
+/// and every graph output must be a graph input, an initializer or an output
+/// of an earlier node.
+bool checkNamesDefined(const ::onnx::GraphProto &g, std::string &error) {
+  std::set<std::string> defined;
+  for (const auto &v : g.input())
+    defined.insert(v.name());
+  for (const auto &t : g.initializer())
+    defined.insert(t.name());
+  for (int i = 0; i < g.node_size(); ++i) {
+    const auto &n = g.node(i);
+    for (const std::string &in : n.input())
+      if (!in.empty() && !defined.count(in)) {
+        error = "node '" + (n.name().empty() ? std::to_string(i) : n.name()) +
+                "' (" + n.op_type() + ") reads '" + in +
+                "', which is neither a graph input, an initializer nor an "
+                "output of an earlier node";
+        return false;
+      }
+    for (const std::string &out : n.output())
+      if (!out.empty())
+        defined.insert(out);
+  }
+  for (const auto &v : g.output())
+    if (!defined.count(v.name())) {
+      error = "graph output '" + v.name() + "' is not computed by any node";
+      return false;
+    }
+  return true;
+}
+
 bool readModelImpl(const std::string &bytes, const std::string &modelDir,
                    Model &model, std::string &error) {
   ::onnx::ModelProto proto;
@@ -387,6 +422,8 @@ bool readModelImpl(const std::string &bytes, const std::string &modelDir,
     return false;
   }
   if (model.originalOpset < kTargetOpset) {
+    if (!checkNamesDefined(proto.graph(), error))
+      return false;
     try {
       proto = ::onnx::version_conversion::ConvertVersion(proto, kTargetOpset);
     } catch (const std::exception &e) {

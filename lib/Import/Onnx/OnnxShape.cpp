@@ -426,6 +426,9 @@ LogicalResult lowerGather(NodeContext &nc) {
   return success();
 }
 
+/// The most elements an Expand of a constant is folded to.
+constexpr int64_t kMaxFoldedExpandElements = int64_t(1) << 16;
+
 LogicalResult lowerExpand(NodeContext &nc) {
   const OnnxValue &x = nc.input(0);
   auto target = nc.constInts(1, "the shape");
@@ -435,7 +438,17 @@ LogicalResult lowerExpand(NodeContext &nc) {
       {x.shape, SmallVector<int64_t>(target->begin(), target->end())});
   if (!shape)
     return nc.error() << "the input does not broadcast to the shape";
-  if (x.isConst() && !x.value) {
+  // Folding copies every output element on the host: only for the small
+  // tensors of shape arithmetic. A larger broadcast is a kernel, whatever
+  // size its shape names (an Expand may name any size; folding it would
+  // take time and memory in proportion).
+  int64_t outElements = 1;
+  for (int64_t d : *shape)
+    if (d > 0)
+      outElements = d > kMaxFoldedExpandElements / outElements
+                        ? kMaxFoldedExpandElements + 1
+                        : outElements * d;
+  if (x.isConst() && !x.value && outElements <= kMaxFoldedExpandElements) {
     SmallVector<int64_t> outStrides = stridesOf(*shape);
     SmallVector<int64_t> inStrides = stridesOf(x.shape);
     int64_t off = shape->size() - x.shape.size();
