@@ -15,16 +15,22 @@ For each example (examples/{mlp,convnet,transformer}.mlir):
    kernel measured for that node; the median and worst node regret.
 4. End to end: each example compiled without and with the database, and
    with each single kernel source alone (generated, openblas, blis: the
-   best single-source plan), run by `fuel-run --repeat` (median wall time
-   of a run); the predicted total beside the measured one.
+   best single-source plan). Identical executables are run once; the
+   distinct ones run interleaved, in shuffled order, over several rounds
+   (`fuel-run --repeat`, the median wall time of a run per round), and each
+   figure is the median round; a paired ratio against the best
+   single-source plan's same round cancels the machine's drift. The
+   predicted total stands beside the measured one.
 
   regret.py --build BUILD [--topology T] [--budget S] [--seed N] [--work DIR]
+            [--rounds R] [--repeat N]
 
 Everything runs with one CPU thread (fuel-judge --cpu-threads=1, fuel-run
 --threads=1), the planner's default pool size for profile lookups.
 """
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -65,18 +71,59 @@ def plan_winners(bin_dir, example, topology, extra, work, tag):
     return winners
 
 
-def end_to_end(bin_dir, example, topology, plan, work, tag, repeat):
+def compile_variant(bin_dir, example, topology, plan, work, tag):
     exe = os.path.join(work, "%s.%s.fuelx" % (os.path.basename(example), tag))
     cmd = [os.path.join(bin_dir, "fuel-compile"), example, "-o", exe,
            "--topology=" + topology]
     if plan:
         cmd.append("--plan=" + plan)
     run(cmd, may_fail=True)
+    with open(exe, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    return exe, digest
+
+
+def run_once(bin_dir, exe, repeat):
     r = run([os.path.join(bin_dir, "fuel-run"), exe, "--input=random:1",
              "--threads=1",
              "--warmup=3", "--repeat=%d" % repeat, "--report=json"])
     rep = json.loads(r.stdout)
     return rep["run_median_ns"], rep["total_predicted_ns"]
+
+
+def end_to_end(bin_dir, example, topology, db, work, rounds, repeat, rng):
+    """Compiles every variant, keeps the distinct executables, and runs them
+    interleaved: `rounds` rounds, each running every distinct executable once
+    (`repeat` timed runs, their median) in a shuffled order, so that the
+    machine's drift lands on all of them alike. Returns, per variant, the
+    median over rounds, the predicted total, the executable it shares, and
+    the per-round times."""
+    variants = [("Layer 1", ""), ("database", "profile=" + db),
+                ("generated only", "kernel-sources=generated"),
+                ("openblas only", "kernel-sources=generated,openblas"),
+                ("blis only", "kernel-sources=generated,blis")]
+    exes = {}  # digest -> (exe, first variant)
+    of = {}    # variant -> digest
+    for tag, plan in variants:
+        try:
+            exe, digest = compile_variant(bin_dir, example, topology, plan, work,
+                                          tag.replace(" ", "-"))
+        except Failed as e:
+            print("  %s: not compiled (%s)" % (tag, e))
+            continue
+        exes.setdefault(digest, (exe, tag))
+        of[tag] = digest
+    times = {d: [] for d in exes}
+    predicted = {}
+    for _ in range(rounds):
+        order = sorted(exes)
+        rng.shuffle(order)
+        for d in order:
+            ns, pred = run_once(bin_dir, exes[d][0], repeat)
+            times[d].append(ns)
+            predicted[d] = pred
+    return {tag: (statistics.median(times[d]), predicted[d], exes[d][1], times[d])
+            for tag, d in of.items()}
 
 
 def main():
@@ -88,7 +135,10 @@ def main():
                          "identity its topology carries)")
     ap.add_argument("--budget", type=float, default=300)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--repeat", type=int, default=30)
+    ap.add_argument("--repeat", type=int, default=30,
+                    help="timed runs per round (their median is the round's)")
+    ap.add_argument("--rounds", type=int, default=9,
+                    help="interleaved rounds over the distinct executables")
     ap.add_argument("--work", default="/tmp/fuel-judge-regret")
     ap.add_argument("--examples", default="mlp,convnet,transformer")
     args = ap.parse_args()
@@ -170,23 +220,24 @@ def main():
             print("%-12s %-34s %9s %-34s %9s %12.0f" % (
                 "@%s/%d" % key, row[0], row[1], row[2], row[3], fastest))
 
-        e2e = {}
-        for tag, plan in [("Layer 1", ""), ("database", "profile=" + db),
-                          ("generated only", "kernel-sources=generated"),
-                          ("openblas only", "kernel-sources=generated,openblas"),
-                          ("blis only", "kernel-sources=generated,blis")]:
-            try:
-                e2e[tag] = end_to_end(bin_dir, example, args.topology, plan,
-                                      args.work, tag.replace(" ", "-"),
-                                      args.repeat)
-            except Failed as e:
-                print("  %s: not compiled (%s)" % (tag, e))
-        best_single = min(v[0] for k, v in e2e.items() if k.endswith("only"))
-        print("end to end (median of %d runs):" % args.repeat)
-        for tag, (ns, pred) in e2e.items():
+        e2e = end_to_end(bin_dir, example, args.topology, db, args.work,
+                         args.rounds, args.repeat, rng)
+        singles = {k: v for k, v in e2e.items() if k.endswith("only")}
+        best_tag = min(singles, key=lambda k: singles[k][0])
+        best = singles[best_tag]
+        print("end to end (%d interleaved rounds, each the median of %d runs; "
+              "the median round):" % (args.rounds, args.repeat))
+        for tag, (ns, pred, same, per_round) in e2e.items():
+            # Paired: this variant's round against the best single-source
+            # one's same round.
+            paired = statistics.median(a / b for a, b in zip(per_round, best[3]))
+            note = "" if same == tag else "  (the same executable as %s)" % same
             print("  %-16s measured %10d ns  predicted %10d ns  vs best "
-                  "single-source %+.1f%%" % (tag, ns, pred,
-                                            100 * (ns / best_single - 1)))
+                  "single-source %+.1f%% (paired %+.1f%%), predicted/measured "
+                  "%.2f%s" % (tag, ns, pred, 100 * (ns / best[0] - 1),
+                              100 * (paired - 1), pred / ns, note))
+        spread = max(max(v[3]) / min(v[3]) for v in e2e.values())
+        print("  largest spread of one executable over its rounds: %.2fx" % spread)
 
     for label, acc in (("Layer 1", all_without), ("database", all_with)):
         if acc:
