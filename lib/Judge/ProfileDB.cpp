@@ -16,6 +16,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -251,6 +252,11 @@ struct ProfileDB::Impl {
   /// The stored version, or 0 for a database without any table.
   llvm::Expected<int64_t> readVersion();
   llvm::Error createOrMigrate(bool create);
+  llvm::Error checkSchema();
+  llvm::Error
+  checkTable(llvm::StringRef table,
+             llvm::ArrayRef<std::pair<const char *, const char *>> columns,
+             llvm::ArrayRef<llvm::StringRef> unique);
   llvm::Error bindKey(sqlite3_stmt *stmt, const MeasurementKey &key);
   llvm::Error bindMeasurement(sqlite3_stmt *stmt, const Measurement &m);
   llvm::Expected<Measurement> readMeasurement(sqlite3_stmt *stmt, int first,
@@ -365,6 +371,142 @@ llvm::Error ProfileDB::Impl::createOrMigrate(bool create) {
     }
     return llvm::Error::success();
   });
+}
+
+namespace {
+
+/// The columns, and their declared types, each table must have (after
+/// migration): what the statements of this file read and write.
+constexpr std::pair<const char *, const char *> kMeasurementsLayout[] = {
+    {"id", "INTEGER"},
+    {"key_text", "TEXT"},
+    {"kernel_id", "TEXT"},
+    {"revision", "TEXT"},
+    {"op_kind", "TEXT"},
+    {"dtypes", "TEXT"},
+    {"shapes", "TEXT"},
+    {"params", "TEXT"},
+    {"size_class", "INTEGER"},
+    {"device_kind", "TEXT"},
+    {"device_ordinal", "INTEGER"},
+    {"device_name", "TEXT"},
+    {"device_driver", "TEXT"},
+    {"pool_threads", "INTEGER"},
+    {"library_threads", "INTEGER"},
+    {"median_ns", "REAL"},
+    {"p10_ns", "REAL"},
+    {"p90_ns", "REAL"},
+    {"iterations", "INTEGER"},
+    {"noise_ns", "REAL"},
+    {"timestamp", "INTEGER"},
+    {"fuel_version", "TEXT"},
+};
+constexpr std::pair<const char *, const char *> kLinksLayout[] = {
+    {"id", "INTEGER"},
+    {"from_device", "TEXT"},
+    {"to_device", "TEXT"},
+    {"sizes", "TEXT"},
+    {"times_ns", "TEXT"},
+    {"latency_ns", "REAL"},
+    {"bandwidth_bytes_per_sec", "REAL"},
+    {"timestamp", "INTEGER"},
+    {"fuel_version", "TEXT"},
+};
+
+} // namespace
+
+/// A table of this file must be STRICT (so that a column holds its declared
+/// type), have every column it reads with that type and NOT NULL (the
+/// primary key aside), and keep its key unique: a lookup must never have two
+/// rows to choose from.
+llvm::Error ProfileDB::Impl::checkTable(
+    llvm::StringRef table,
+    llvm::ArrayRef<std::pair<const char *, const char *>> columns,
+    llvm::ArrayRef<llvm::StringRef> unique) {
+  auto fail = [&](const llvm::Twine &what) {
+    return plainError("not a fuel profile database: table '" + table + "' " +
+                      what);
+  };
+  // PRAGMA table_list (SQLite >= 3.37) says whether a table is STRICT.
+  Statement list;
+  std::string sql = "PRAGMA table_list('" + table.str() + "')";
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &list.stmt, nullptr) != SQLITE_OK)
+    return error("cannot read the schema");
+  bool found = false, strict = false;
+  int rc;
+  while ((rc = sqlite3_step(list.stmt)) == SQLITE_ROW) {
+    if (columnText(list.stmt, 0) != "main" ||
+        columnText(list.stmt, 2) != "table")
+      continue;
+    found = true;
+    strict = sqlite3_column_int(list.stmt, 5) != 0;
+  }
+  if (rc != SQLITE_DONE)
+    return error("cannot read the schema");
+  if (!found)
+    return fail("is missing");
+  if (!strict)
+    return fail("is not STRICT");
+
+  Statement info;
+  sql = "PRAGMA main.table_info('" + table.str() + "')";
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &info.stmt, nullptr) != SQLITE_OK)
+    return error("cannot read the schema");
+  llvm::StringMap<std::pair<std::string, bool>> have; // type, NOT NULL
+  while ((rc = sqlite3_step(info.stmt)) == SQLITE_ROW)
+    have[columnText(info.stmt, 1)] = {columnText(info.stmt, 2).upper(),
+                                      sqlite3_column_int(info.stmt, 3) != 0 ||
+                                          sqlite3_column_int(info.stmt, 5) !=
+                                              0};
+  if (rc != SQLITE_DONE)
+    return error("cannot read the schema");
+  for (const auto &[name, type] : columns) {
+    auto it = have.find(name);
+    if (it == have.end())
+      return fail(llvm::Twine("has no column '") + name + "'");
+    if (it->second.first != type)
+      return fail(llvm::Twine("column '") + name + "' is " +
+                  (it->second.first.empty() ? "untyped" : it->second.first) +
+                  ", not " + type);
+    if (!it->second.second)
+      return fail(llvm::Twine("column '") + name + "' may be NULL");
+  }
+
+  // A unique index over exactly the key's columns.
+  Statement indexes;
+  sql = "PRAGMA main.index_list('" + table.str() + "')";
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &indexes.stmt, nullptr) !=
+      SQLITE_OK)
+    return error("cannot read the schema");
+  std::vector<std::string> uniqueIndexes;
+  while ((rc = sqlite3_step(indexes.stmt)) == SQLITE_ROW)
+    if (sqlite3_column_int(indexes.stmt, 2) != 0 &&
+        sqlite3_column_int(indexes.stmt, 4) == 0) // unique, not partial
+      uniqueIndexes.push_back(columnText(indexes.stmt, 1).str());
+  if (rc != SQLITE_DONE)
+    return error("cannot read the schema");
+  for (const std::string &index : uniqueIndexes) {
+    Statement cols;
+    sql = "PRAGMA main.index_info('" + index + "')";
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &cols.stmt, nullptr) !=
+        SQLITE_OK)
+      return error("cannot read the schema");
+    std::vector<std::string> names;
+    while ((rc = sqlite3_step(cols.stmt)) == SQLITE_ROW)
+      names.push_back(columnText(cols.stmt, 2).str());
+    if (rc != SQLITE_DONE)
+      return error("cannot read the schema");
+    if (names.size() == unique.size() &&
+        std::equal(names.begin(), names.end(), unique.begin()))
+      return llvm::Error::success();
+  }
+  return fail("does not keep (" + llvm::join(unique, ", ") + ") unique");
+}
+
+llvm::Error ProfileDB::Impl::checkSchema() {
+  if (auto err = checkTable("measurements", kMeasurementsLayout, {"key_text"}))
+    return err;
+  return checkTable("links", kLinksLayout, {"from_device", "to_device"});
 }
 
 llvm::Error ProfileDB::Impl::bindKey(sqlite3_stmt *stmt,
@@ -578,6 +720,8 @@ llvm::Expected<std::unique_ptr<ProfileDB>> ProfileDB::open(llvm::StringRef path,
           impl.exec("PRAGMA foreign_keys = ON", "cannot enable foreign keys"))
     return std::move(err);
   if (auto err = impl.createOrMigrate(create))
+    return std::move(err);
+  if (auto err = impl.checkSchema())
     return std::move(err);
   return result;
 }

@@ -23,29 +23,34 @@
 
 using namespace mlir;
 
+static llvm::cl::OptionCategory toolOptions("fuel-import-onnx options");
+
 static llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
                                                 llvm::cl::desc("<model.onnx>"),
-                                                llvm::cl::Required);
+                                                llvm::cl::Required,
+                                                llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string> outputFilename("o",
                                                  llvm::cl::desc("Output file"),
                                                  llvm::cl::value_desc("file"),
-                                                 llvm::cl::init("-"));
+                                                 llvm::cl::init("-"),
+                                                 llvm::cl::cat(toolOptions));
 static llvm::cl::list<std::string> foldInputs(
     "fold-input",
     llvm::cl::desc("Turn a graph input into a constant read from a serialized "
                    "TensorProto (NAME=FILE.pb)"),
-    llvm::cl::value_desc("name=file"));
+    llvm::cl::value_desc("name=file"), llvm::cl::cat(toolOptions));
 static llvm::cl::list<std::string>
     shapes("shape",
            llvm::cl::desc("Fix the shape of a graph input with dynamic "
                           "dimensions (NAME=D0xD1...)"),
-           llvm::cl::value_desc("name=dims"));
+           llvm::cl::value_desc("name=dims"), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string>
     functionName("function-name", llvm::cl::desc("Name of the function built"),
-                 llvm::cl::init("main"));
+                 llvm::cl::init("main"), llvm::cl::cat(toolOptions));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  llvm::cl::HideUnrelatedOptions(toolOptions);
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "fuel-import-onnx: ONNX to fuel IR\n");
 

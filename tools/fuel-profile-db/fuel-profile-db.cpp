@@ -46,36 +46,42 @@ using namespace llvm;
 namespace judge = ::fuel::judge;
 namespace plan = ::fuel::plan;
 
+static cl::OptionCategory toolOptions("fuel-profile-db options");
+
 static cl::opt<std::string> dbPath(cl::Positional, cl::Required,
-                                   cl::desc("<profile database>"));
+                                   cl::desc("<profile database>"),
+                                   cl::cat(toolOptions));
 static cl::opt<bool> dump("dump",
                           cl::desc("Print every measurement and link as JSON "
-                                   "(sorted by key; one object)"));
+                                   "(sorted by key; one object)"),
+                          cl::cat(toolOptions));
 static cl::opt<bool> version("schema-version",
-                             cl::desc("Print the schema version"));
+                             cl::desc("Print the schema version"),
+                             cl::cat(toolOptions));
 static cl::opt<bool> create("create",
-                            cl::desc("Create the database when it is missing"));
+                            cl::desc("Create the database when it is missing"),
+                            cl::cat(toolOptions));
 static cl::opt<std::string>
     record("record",
            cl::desc("A planned module whose candidates --time measurements "
                     "are stored for"),
-           cl::value_desc("planned.mlir"));
+           cl::value_desc("planned.mlir"), cl::cat(toolOptions));
 static cl::list<std::string>
     times("time",
           cl::desc("KERNEL=NS[:NOISE] or KERNEL=*FACTOR[:NOISE]: the median "
                    "(ns, or a factor of the Layer-1 time) and noise (ns) "
                    "stored for that kernel id"),
-          cl::value_desc("kernel=ns[:noise]"));
+          cl::value_desc("kernel=ns[:noise]"), cl::cat(toolOptions));
 static cl::opt<int64_t>
     poolThreads("profile-threads",
                 cl::desc("The runtime thread-pool size of the keys (as "
                          "fuel-plan's profile-threads)"),
-                cl::init(1));
+                cl::init(1), cl::cat(toolOptions));
 static cl::opt<int64_t>
     timestamp("timestamp",
               cl::desc("The measurements' timestamp (seconds since the "
                        "epoch); default: now"),
-              cl::init(-1));
+              cl::init(-1), cl::cat(toolOptions));
 
 namespace {
 /// One --time.
@@ -277,6 +283,7 @@ static int recordModule(judge::ProfileDB &db,
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(
       argc, argv, "fuel-profile-db: inspect and fill fuel profile databases\n");
 

@@ -23,18 +23,21 @@ namespace {
 enum class OutputForm { Json, Attr, Hash };
 } // namespace
 
+static cl::OptionCategory toolOptions("fuel-topology options");
+
 static cl::opt<std::string>
     spec(cl::Positional,
          cl::desc("[<topology.json> | probe | -]  (nothing: the built-in "
                   "default topology)"),
-         cl::init(""));
+         cl::init(""), cl::cat(toolOptions));
 
 static cl::opt<OutputForm> form(
     "emit", cl::desc("What to print"), cl::init(OutputForm::Json),
     cl::values(clEnumValN(OutputForm::Json, "json", "a topology file (JSON)"),
                clEnumValN(OutputForm::Attr, "attr",
                           "the #fuel.topology attribute"),
-               clEnumValN(OutputForm::Hash, "hash", "the content hash")));
+               clEnumValN(OutputForm::Hash, "hash", "the content hash")),
+    cl::cat(toolOptions));
 
 static Expected<fuel::plan::Topology> readTopology() {
   if (spec != "-")
@@ -48,6 +51,7 @@ static Expected<fuel::plan::Topology> readTopology() {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(
       argc, argv, "fuel-topology: print, convert and check fuel topologies\n");
 

@@ -9,6 +9,7 @@
 #include "fuel/Judge/ProfileDB.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -375,6 +376,62 @@ TEST_F(ProfileDBTest, RefusesAnotherApplicationsDatabase) {
   ASSERT_FALSE(bool(db));
   std::string msg = errorText(db.takeError());
   EXPECT_NE(msg.find("not a fuel profile database"), std::string::npos) << msg;
+}
+
+TEST_F(ProfileDBTest, RefusesATableThatLostItsLayout) {
+  // Each edit, made by hand to a fresh database, breaks a promise a reader
+  // relies on; open() must name it.
+  const std::string kColumns =
+      "id INTEGER PRIMARY KEY, key_text TEXT NOT NULL{0}, kernel_id TEXT NOT "
+      "NULL, revision TEXT NOT NULL, op_kind TEXT NOT NULL, dtypes TEXT NOT "
+      "NULL, shapes TEXT NOT NULL, params TEXT NOT NULL, size_class INTEGER "
+      "NOT NULL, device_kind TEXT NOT NULL, device_ordinal INTEGER NOT NULL, "
+      "device_name TEXT NOT NULL, device_driver TEXT NOT NULL, pool_threads "
+      "INTEGER NOT NULL, library_threads INTEGER NOT NULL, median_ns {1} NOT "
+      "NULL, p10_ns REAL NOT NULL, p90_ns REAL NOT NULL, iterations INTEGER "
+      "NOT NULL, noise_ns REAL {2}, timestamp INTEGER NOT NULL, fuel_version "
+      "TEXT NOT NULL";
+  struct Case {
+    const char *name, *unique, *medianType, *noiseNull, *strict, *expected;
+  };
+  const Case cases[] = {
+      {"no-unique", "", "REAL", "NOT NULL", "STRICT",
+       "table 'measurements' does not keep (key_text) unique"},
+      {"not-strict", " UNIQUE", "REAL", "NOT NULL", "",
+       "table 'measurements' is not STRICT"},
+      {"text-median", " UNIQUE", "TEXT", "NOT NULL", "STRICT",
+       "column 'median_ns' is TEXT, not REAL"},
+      {"nullable", " UNIQUE", "REAL", "", "STRICT",
+       "column 'noise_ns' may be NULL"},
+  };
+  for (const Case &c : cases) {
+    std::string path = file(std::string(c.name) + ".db");
+    {
+      ASSERT_TRUE(openOrFail(path));
+    }
+    sqliteExec(path, "DROP TABLE measurements; CREATE TABLE measurements (" +
+                         llvm::formatv(kColumns.c_str(), c.unique, c.medianType,
+                                       c.noiseNull)
+                             .str() +
+                         ") " + c.strict);
+    auto db = ProfileDB::open(path, /*create=*/false);
+    ASSERT_FALSE(bool(db)) << c.name;
+    std::string msg = errorText(db.takeError());
+    EXPECT_NE(msg.find("not a fuel profile database"), std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find(c.expected), std::string::npos) << msg;
+    EXPECT_NE(msg.find(path), std::string::npos) << msg;
+  }
+  // The links table is checked as well.
+  std::string path = file("no-links.db");
+  {
+    ASSERT_TRUE(openOrFail(path));
+  }
+  sqliteExec(path, "DROP TABLE links");
+  auto db = ProfileDB::open(path, /*create=*/false);
+  ASSERT_FALSE(bool(db));
+  std::string msg = errorText(db.takeError());
+  EXPECT_NE(msg.find("table 'links' is missing"), std::string::npos) << msg;
 }
 
 TEST_F(ProfileDBTest, OpenWithoutCreateNeedsTheFile) {

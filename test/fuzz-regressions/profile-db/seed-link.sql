@@ -1,0 +1,1 @@
+INSERT INTO links (from_device, to_device, sizes, times_ns, latency_ns, bandwidth_bytes_per_sec, timestamp, fuel_version) VALUES ('cpu', 'vulkan:0', '[65536,4194304,67108864]', '[12000.5,410000,6400000]', 9500, 10500000000.0, 1764650000, '0.1.0');

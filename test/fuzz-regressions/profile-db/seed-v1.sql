@@ -1,0 +1,4 @@
+INSERT INTO measurements (key_text, kernel_id, revision, op_kind, dtypes, shapes, params, size_class, device_kind, device_ordinal, device_name, device_driver, pool_threads, library_threads, median_ns, p10_ns, p90_ns, iterations, noise_ns, timestamp, fuel_version) VALUES ('fuel-measurement-key/1;kernel=19:cpu.blis.matmul_f32;revision=e9c367df36b35302;op=6:matmul;dtypes=3[3:f32,3:f32,3:f32,];shapes=3[2(8,1152,),2(1152,10,),2(8,10,),];params=0{};size-class=393994;device=3:cpu:0;name=26:Intel(R) Xeon(R) Processor;driver=0:;pool-threads=1;library-threads=1', 'cpu.blis.matmul_f32', 'e9c367df36b35302', 'matmul', '["f32","f32","f32"]', '[[8,1152],[1152,10],[8,10]]', '[]', 393994, 'cpu', 0, 'Intel(R) Xeon(R) Processor', '', 1, 1, 9411.0, 8969.0, 10193.0, 1616, 352.0, 1796188065, '0.1.0');
+ALTER TABLE measurements DROP COLUMN noise_ns;
+DROP TABLE links;
+UPDATE schema_version SET version = 1;
