@@ -506,7 +506,25 @@ llvm::Error ProfileDB::Impl::checkTable(
 llvm::Error ProfileDB::Impl::checkSchema() {
   if (auto err = checkTable("measurements", kMeasurementsLayout, {"key_text"}))
     return err;
-  return checkTable("links", kLinksLayout, {"from_device", "to_device"});
+  if (auto err =
+          checkTable("links", kLinksLayout, {"from_device", "to_device"}))
+    return err;
+  // fuel makes no triggers and no views; a trigger would make fuel's own
+  // writes do something else than they say.
+  Statement extra;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT type, name FROM main.sqlite_master WHERE "
+                         "type IN ('trigger', 'view') ORDER BY name",
+                         -1, &extra.stmt, nullptr) != SQLITE_OK)
+    return error("cannot read the schema");
+  int rc = sqlite3_step(extra.stmt);
+  if (rc == SQLITE_ROW)
+    return plainError(
+        "not a fuel profile database: it has a " + columnText(extra.stmt, 0) +
+        " '" + columnText(extra.stmt, 1) + "' (fuel's databases have none)");
+  if (rc != SQLITE_DONE)
+    return error("cannot read the schema");
+  return llvm::Error::success();
 }
 
 llvm::Error ProfileDB::Impl::bindKey(sqlite3_stmt *stmt,
@@ -686,6 +704,10 @@ llvm::Expected<std::unique_ptr<ProfileDB>> ProfileDB::open(llvm::StringRef path,
                              : "cannot open (it must exist)");
   sqlite3_extended_result_codes(impl.db, 1);
   sqlite3_busy_timeout(impl.db, kProfileBusyTimeoutMs);
+  // The file is untrusted: no schema edits through PRAGMA writable_schema,
+  // and no function with side effects called from the file's own schema.
+  sqlite3_db_config(impl.db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  sqlite3_db_config(impl.db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
 
   // WAL mode is stored in the file; switching needs a moment alone with it,
   // which busy_timeout does not always wait for, so retry within the same

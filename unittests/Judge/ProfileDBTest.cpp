@@ -422,6 +422,21 @@ TEST_F(ProfileDBTest, RefusesATableThatLostItsLayout) {
     EXPECT_NE(msg.find(c.expected), std::string::npos) << msg;
     EXPECT_NE(msg.find(path), std::string::npos) << msg;
   }
+  // No triggers (or views): they would change what fuel's writes do.
+  {
+    std::string path = file("trigger.db");
+    {
+      ASSERT_TRUE(openOrFail(path));
+    }
+    sqliteExec(path, "CREATE TRIGGER wipe AFTER INSERT ON measurements BEGIN "
+                     "DELETE FROM measurements; END");
+    auto db = ProfileDB::open(path, /*create=*/false);
+    ASSERT_FALSE(bool(db));
+    std::string msg = errorText(db.takeError());
+    EXPECT_NE(msg.find("not a fuel profile database: it has a trigger 'wipe'"),
+              std::string::npos)
+        << msg;
+  }
   // The links table is checked as well.
   std::string path = file("no-links.db");
   {
