@@ -16,6 +16,14 @@
 // RUN:   --fuel-plan="topology=%topologies/cpu-only.json profile=%t.v9.db profile-threads=0" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=THREADS
 // RUN: not fuel-profile-db %t.v9.db --dump 2>&1 | FileCheck %s --check-prefix=NEWER
+// RUN: cp %S/../fuzz-regressions/profile-db/crash-aa6ee3814cd311d4 %t.damaged.db
+// RUN: not fuel-opt %s -mlir-print-op-on-diagnostic=false \
+// RUN:   --fuel-plan="topology=%topologies/cpu-only.json profile=%t.damaged.db" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=DAMAGED
+// RUN: rm -f %t.trigger.db %t.trigger.db-wal %t.trigger.db-shm
+// RUN: fuel-profile-db %t.trigger.db --create --schema-version | FileCheck %s --check-prefix=VERSION
+// RUN: %python -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('CREATE TRIGGER wipe AFTER INSERT ON measurements BEGIN DELETE FROM measurements; END'); c.commit()" %t.trigger.db
+// RUN: not fuel-profile-db %t.trigger.db --dump 2>&1 | FileCheck %s --check-prefix=TRIGGER
 // RUN: not fuel-profile-db %t.missing.db --dump 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not fuel-profile-db %t.other.db --create --record=%s --time='k=1' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=UNPLANNED
@@ -25,13 +33,16 @@
 // Tests the errors of the profile option (fuel-annotate-costs, through
 // fuel-plan) and of fuel-profile-db: a database that does not exist, a file
 // that is not a database and a database of a newer schema are errors naming
-// the file; a pool size below 1 names the option; recording needs a planned
+// the file, as are a damaged file (the profile-db fuzz target's finding) and
+// one with a trigger; a pool size below 1 names the option; recording needs a planned
 // module and well-formed times.
 
 // MISSING: profile database '{{.*}}missing.db': cannot open (it must exist): unable to open database file
 // GARBAGE: profile database '{{.*}}garbage.db': cannot open as a database: file is not a database
 // VERSION: 2
 // NEWER: profile database '{{.*}}v9.db': schema version 9 is newer than version 2, the newest this fuel reads
+// DAMAGED: profile database '{{.*}}damaged.db': the file is damaged (SQLite's integrity check: On tree page 14 cell 60: Offset 0 out of range 456..508)
+// TRIGGER: profile database '{{.*}}trigger.db': not a fuel profile database: it has a trigger 'wipe' (fuel's databases have none)
 // THREADS: fuel-annotate-costs option 'profile-threads' must be at least 1, got 0
 // UNPLANNED: error: the module carries no topology; plan it first (fuel-plan or fuel-plan-candidates)
 // BADTIME: fuel-profile-db: error: --time=k: expected KERNEL=NS[:NOISE]
