@@ -487,14 +487,17 @@ llvm::Error ProfileDB::Impl::checkTable(
   if (rc != SQLITE_DONE)
     return error("cannot read the schema");
   for (const std::string &index : uniqueIndexes) {
+    // The index's name comes from the file: bound, never spliced in.
     Statement cols;
-    sql = "PRAGMA main.index_info('" + index + "')";
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &cols.stmt, nullptr) !=
-        SQLITE_OK)
+    if (sqlite3_prepare_v2(db,
+                           "SELECT name FROM pragma_index_info(?1, 'main') "
+                           "ORDER BY seqno",
+                           -1, &cols.stmt, nullptr) != SQLITE_OK ||
+        !bindText(cols.stmt, 1, index))
       return error("cannot read the schema");
     std::vector<std::string> names;
     while ((rc = sqlite3_step(cols.stmt)) == SQLITE_ROW)
-      names.push_back(columnText(cols.stmt, 2).str());
+      names.push_back(columnText(cols.stmt, 0).str());
     if (rc != SQLITE_DONE)
       return error("cannot read the schema");
     if (names.size() == unique.size() &&

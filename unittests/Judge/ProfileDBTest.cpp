@@ -449,6 +449,27 @@ TEST_F(ProfileDBTest, RefusesATableThatLostItsLayout) {
   EXPECT_NE(msg.find("table 'links' is missing"), std::string::npos) << msg;
 }
 
+TEST_F(ProfileDBTest, FindsTheUniqueKeyUnderAnyIndexName) {
+  // The key kept unique by an index of its own, whose name (read from the
+  // file) holds a quote: the layout check binds it, and accepts the file.
+  std::string path = file("quoted-index.db");
+  {
+    auto db = openOrFail(path);
+    ASSERT_TRUE(db);
+    ASSERT_FALSE(db->insert(sampleKey(), sampleMeasurement()));
+  }
+  sqliteExec(path, "CREATE TABLE copy AS SELECT * FROM measurements; "
+                   "DELETE FROM measurements; "
+                   "CREATE UNIQUE INDEX \"it's\" ON measurements (key_text); "
+                   "INSERT INTO measurements SELECT * FROM copy; "
+                   "DROP TABLE copy");
+  auto db = openOrFail(path);
+  ASSERT_TRUE(db);
+  auto hit = db->lookup(sampleKey());
+  ASSERT_TRUE(bool(hit)) << llvm::toString(hit.takeError());
+  EXPECT_TRUE(hit->has_value());
+}
+
 TEST_F(ProfileDBTest, OpenWithoutCreateNeedsTheFile) {
   std::string path = file("missing.db");
   auto db = ProfileDB::open(path, /*create=*/false);
