@@ -223,6 +223,10 @@ def main():
         e2e = end_to_end(bin_dir, example, args.topology, db, args.work,
                          args.rounds, args.repeat, rng)
         singles = {k: v for k, v in e2e.items() if k.endswith("only")}
+        if not singles:
+            print("end to end: no single-source plan compiled; nothing to "
+                  "compare with")
+            continue
         best_tag = min(singles, key=lambda k: singles[k][0])
         best = singles[best_tag]
         print("end to end (%d interleaved rounds, each the median of %d runs; "
