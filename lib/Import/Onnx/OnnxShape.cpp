@@ -341,6 +341,8 @@ LogicalResult lowerSplit(NodeContext &nc) {
   if (failed(axis))
     return failure();
   int64_t dim = x.shape[*axis], parts = nc.numOutputs();
+  if (parts < 1)
+    return nc.error() << "has no outputs";
   std::vector<int64_t> split;
   if (nc.hasInput(1)) {
     auto s = nc.constInts(1, "split");
@@ -353,9 +355,15 @@ LogicalResult lowerSplit(NodeContext &nc) {
     for (int64_t p = 0; p < parts; ++p)
       split.push_back(std::max<int64_t>(0, std::min(each, dim - p * each)));
   }
+  // Each size within the dimension before adding, so that sizes from the
+  // model cannot overflow the sum.
   int64_t sum = 0;
-  for (int64_t s : split)
+  for (int64_t s : split) {
+    if (s < 0 || s > dim)
+      return nc.error() << "split size " << s << " is outside dimension "
+                        << *axis << " (" << dim << ")";
     sum += s;
+  }
   if (int64_t(split.size()) != parts || sum != dim)
     return nc.error() << "split sizes do not add up to dimension " << *axis
                       << " (" << dim << ") over " << parts << " outputs";

@@ -34,6 +34,9 @@
 
 // A name no node, input or initializer defines (the checker's message names
 // it).
+// RUN: %python %S/Inputs/onnx_models.py make bad-split %t.bad-split.onnx
+// RUN: not fuel-import-onnx %t.bad-split.onnx 2>&1 | FileCheck %s --check-prefix=SPLIT
+// SPLIT: error: node 'split' (Split): split size 4611686018427387907 is outside dimension 0 (4)
 // RUN: %python %S/Inputs/onnx_models.py make missing-initializer %t.missing.onnx
 // RUN: not fuel-import-onnx %t.missing.onnx 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: error: the ONNX checker rejects the model: {{.*}}input 'w' of node

@@ -491,6 +491,17 @@ def opset18():
     return finish(nodes, [vi("x", [4])], [vi("y", [4])], [], opset=18), [], None
 
 
+@model("bad-split")
+def bad_split():
+    # Split sizes whose sum overflows int64 (the onnx-import fuzz target's
+    # finding); each must be refused as outside the dimension.
+    nodes = [h.make_node("Split", ["x", "split"], ["a", "b"], name="split",
+                         axis=0)]
+    return finish(nodes, [vi("x", [4])], [vi("a", [2]), vi("b", [2])],
+                  [init("split", np.array([2**62 + 3, 2**62 + 5],
+                                          dtype=np.int64))]), [], None
+
+
 @model("missing-initializer")
 def missing_initializer():
     # The checker refuses a graph reading a name nothing defines; write the
