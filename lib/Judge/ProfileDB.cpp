@@ -254,10 +254,7 @@ struct ProfileDB::Impl {
   llvm::Error createOrMigrate(bool create);
   llvm::Error checkSchema();
   llvm::Error checkIntegrity();
-  llvm::Error
-  checkTable(llvm::StringRef table,
-             llvm::ArrayRef<std::pair<const char *, const char *>> columns,
-             llvm::ArrayRef<llvm::StringRef> unique);
+  llvm::Error checkTable(llvm::StringRef table);
   llvm::Error bindKey(sqlite3_stmt *stmt, const MeasurementKey &key);
   llvm::Error bindMeasurement(sqlite3_stmt *stmt, const Measurement &m);
   llvm::Expected<Measurement> readMeasurement(sqlite3_stmt *stmt, int first,
@@ -376,135 +373,144 @@ llvm::Error ProfileDB::Impl::createOrMigrate(bool create) {
 
 namespace {
 
-/// The columns, and their declared types, each table must have (after
-/// migration): what the statements of this file read and write.
-constexpr std::pair<const char *, const char *> kMeasurementsLayout[] = {
-    {"id", "INTEGER"},
-    {"key_text", "TEXT"},
-    {"kernel_id", "TEXT"},
-    {"revision", "TEXT"},
-    {"op_kind", "TEXT"},
-    {"dtypes", "TEXT"},
-    {"shapes", "TEXT"},
-    {"params", "TEXT"},
-    {"size_class", "INTEGER"},
-    {"device_kind", "TEXT"},
-    {"device_ordinal", "INTEGER"},
-    {"device_name", "TEXT"},
-    {"device_driver", "TEXT"},
-    {"pool_threads", "INTEGER"},
-    {"library_threads", "INTEGER"},
-    {"median_ns", "REAL"},
-    {"p10_ns", "REAL"},
-    {"p90_ns", "REAL"},
-    {"iterations", "INTEGER"},
-    {"noise_ns", "REAL"},
-    {"timestamp", "INTEGER"},
-    {"fuel_version", "TEXT"},
+/// What the readers rely on in one table: STRICT (so that a column holds its
+/// declared type), each column's declared type and whether it may be NULL,
+/// and the column lists that a unique, non-partial index keeps unique.
+struct TableLayout {
+  struct Column {
+    std::string name, type;
+    bool notNull = false;
+  };
+  bool found = false; ///< false: there is no such table
+  bool strict = false;
+  std::vector<Column> columns; ///< in declaration order
+  std::vector<std::vector<std::string>> uniqueKeys;
 };
-constexpr std::pair<const char *, const char *> kLinksLayout[] = {
-    {"id", "INTEGER"},
-    {"from_device", "TEXT"},
-    {"to_device", "TEXT"},
-    {"sizes", "TEXT"},
-    {"times_ns", "TEXT"},
-    {"latency_ns", "REAL"},
-    {"bandwidth_bytes_per_sec", "REAL"},
-    {"timestamp", "INTEGER"},
-    {"fuel_version", "TEXT"},
-};
+
+/// Runs `sql` with `binds` (text parameters ?1, ?2, ...), calling `row` for
+/// each row; false on any SQLite failure.
+bool eachRow(sqlite3 *db, const char *sql,
+             llvm::ArrayRef<llvm::StringRef> binds,
+             llvm::function_ref<void(sqlite3_stmt *)> row) {
+  Statement s;
+  if (sqlite3_prepare_v2(db, sql, -1, &s.stmt, nullptr) != SQLITE_OK)
+    return false;
+  for (auto [i, text] : llvm::enumerate(binds))
+    if (!bindText(s.stmt, int(i) + 1, text))
+      return false;
+  int rc;
+  while ((rc = sqlite3_step(s.stmt)) == SQLITE_ROW)
+    row(s.stmt);
+  return rc == SQLITE_DONE;
+}
+
+/// `table`'s layout in the main schema of `db`, or std::nullopt on an SQLite
+/// failure. Every name read from the file is bound, never spliced into the
+/// SQL.
+std::optional<TableLayout> readLayout(sqlite3 *db, llvm::StringRef table) {
+  TableLayout layout;
+  if (!eachRow(db,
+               "SELECT strict FROM pragma_table_list(?1) "
+               "WHERE schema = 'main' AND type = 'table'",
+               {table}, [&](sqlite3_stmt *s) {
+                 layout.found = true;
+                 layout.strict = sqlite3_column_int(s, 0) != 0;
+               }))
+    return std::nullopt;
+  if (!layout.found)
+    return layout;
+  if (!eachRow(db,
+               "SELECT name, type, \"notnull\" OR pk FROM "
+               "pragma_table_info(?1, 'main') ORDER BY cid",
+               {table}, [&](sqlite3_stmt *s) {
+                 layout.columns.push_back({columnText(s, 0).str(),
+                                           columnText(s, 1).upper(),
+                                           sqlite3_column_int(s, 2) != 0});
+               }))
+    return std::nullopt;
+  std::vector<std::string> unique;
+  if (!eachRow(db,
+               "SELECT name FROM pragma_index_list(?1, 'main') "
+               "WHERE \"unique\" AND NOT partial",
+               {table}, [&](sqlite3_stmt *s) {
+                 unique.push_back(columnText(s, 0).str());
+               }))
+    return std::nullopt;
+  for (const std::string &index : unique) {
+    std::vector<std::string> key;
+    if (!eachRow(db,
+                 "SELECT name FROM pragma_index_info(?1, 'main') "
+                 "ORDER BY seqno",
+                 {index}, [&](sqlite3_stmt *s) {
+                   key.push_back(columnText(s, 0).str());
+                 }))
+      return std::nullopt;
+    layout.uniqueKeys.push_back(std::move(key));
+  }
+  return layout;
+}
+
+/// The layout of `table` as this build creates it (kCreateSchema and
+/// kCreateLinks, run once on an in-memory database): the one statement of
+/// the schema, so the check cannot drift from it.
+const TableLayout &currentLayout(llvm::StringRef table) {
+  static const llvm::StringMap<TableLayout> layouts = [] {
+    llvm::StringMap<TableLayout> out;
+    sqlite3 *db = nullptr;
+    bool ok =
+        sqlite3_open(":memory:", &db) == SQLITE_OK &&
+        sqlite3_exec(db, kCreateSchema, nullptr, nullptr, nullptr) ==
+            SQLITE_OK &&
+        sqlite3_exec(db, kCreateLinks, nullptr, nullptr, nullptr) == SQLITE_OK;
+    for (const char *name : {"measurements", "links"}) {
+      std::optional<TableLayout> layout =
+          ok ? readLayout(db, name) : std::nullopt;
+      if (!layout || !layout->found)
+        llvm::report_fatal_error("fuel: the profile schema does not build");
+      out[name] = std::move(*layout);
+    }
+    sqlite3_close(db);
+    return out;
+  }();
+  return layouts.find(table)->second;
+}
 
 } // namespace
 
-/// A table of this file must be STRICT (so that a column holds its declared
-/// type), have every column it reads with that type and NOT NULL (the
-/// primary key aside), and keep its key unique: a lookup must never have two
+/// Each table must keep the layout the readers rely on: STRICT, every
+/// column of the current schema with its declared type and NOT NULL (the
+/// primary key aside), and its key unique: a lookup must never have two
 /// rows to choose from.
-llvm::Error ProfileDB::Impl::checkTable(
-    llvm::StringRef table,
-    llvm::ArrayRef<std::pair<const char *, const char *>> columns,
-    llvm::ArrayRef<llvm::StringRef> unique) {
+llvm::Error ProfileDB::Impl::checkTable(llvm::StringRef table) {
   auto fail = [&](const llvm::Twine &what) {
     return plainError("not a fuel profile database: table '" + table + "' " +
                       what);
   };
-  // PRAGMA table_list (SQLite >= 3.37) says whether a table is STRICT.
-  Statement list;
-  std::string sql = "PRAGMA table_list('" + table.str() + "')";
-  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &list.stmt, nullptr) != SQLITE_OK)
+  std::optional<TableLayout> have = readLayout(db, table);
+  if (!have)
     return error("cannot read the schema");
-  bool found = false, strict = false;
-  int rc;
-  while ((rc = sqlite3_step(list.stmt)) == SQLITE_ROW) {
-    if (columnText(list.stmt, 0) != "main" ||
-        columnText(list.stmt, 2) != "table")
-      continue;
-    found = true;
-    strict = sqlite3_column_int(list.stmt, 5) != 0;
-  }
-  if (rc != SQLITE_DONE)
-    return error("cannot read the schema");
-  if (!found)
+  if (!have->found)
     return fail("is missing");
-  if (!strict)
+  if (!have->strict)
     return fail("is not STRICT");
-
-  Statement info;
-  sql = "PRAGMA main.table_info('" + table.str() + "')";
-  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &info.stmt, nullptr) != SQLITE_OK)
-    return error("cannot read the schema");
-  llvm::StringMap<std::pair<std::string, bool>> have; // type, NOT NULL
-  while ((rc = sqlite3_step(info.stmt)) == SQLITE_ROW)
-    have[columnText(info.stmt, 1)] = {columnText(info.stmt, 2).upper(),
-                                      sqlite3_column_int(info.stmt, 3) != 0 ||
-                                          sqlite3_column_int(info.stmt, 5) !=
-                                              0};
-  if (rc != SQLITE_DONE)
-    return error("cannot read the schema");
-  for (const auto &[name, type] : columns) {
-    auto it = have.find(name);
-    if (it == have.end())
-      return fail(llvm::Twine("has no column '") + name + "'");
-    if (it->second.first != type)
-      return fail(llvm::Twine("column '") + name + "' is " +
-                  (it->second.first.empty() ? "untyped" : it->second.first) +
-                  ", not " + type);
-    if (!it->second.second)
-      return fail(llvm::Twine("column '") + name + "' may be NULL");
+  const TableLayout &want = currentLayout(table);
+  for (const TableLayout::Column &column : want.columns) {
+    auto it = llvm::find_if(have->columns, [&](const TableLayout::Column &c) {
+      return c.name == column.name;
+    });
+    if (it == have->columns.end())
+      return fail("has no column '" + column.name + "'");
+    if (it->type != column.type)
+      return fail("column '" + column.name + "' is " +
+                  (it->type.empty() ? "untyped" : it->type) + ", not " +
+                  column.type);
+    if (column.notNull && !it->notNull)
+      return fail("column '" + column.name + "' may be NULL");
   }
-
-  // A unique index over exactly the key's columns.
-  Statement indexes;
-  sql = "PRAGMA main.index_list('" + table.str() + "')";
-  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &indexes.stmt, nullptr) !=
-      SQLITE_OK)
-    return error("cannot read the schema");
-  std::vector<std::string> uniqueIndexes;
-  while ((rc = sqlite3_step(indexes.stmt)) == SQLITE_ROW)
-    if (sqlite3_column_int(indexes.stmt, 2) != 0 &&
-        sqlite3_column_int(indexes.stmt, 4) == 0) // unique, not partial
-      uniqueIndexes.push_back(columnText(indexes.stmt, 1).str());
-  if (rc != SQLITE_DONE)
-    return error("cannot read the schema");
-  for (const std::string &index : uniqueIndexes) {
-    // The index's name comes from the file: bound, never spliced in.
-    Statement cols;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT name FROM pragma_index_info(?1, 'main') "
-                           "ORDER BY seqno",
-                           -1, &cols.stmt, nullptr) != SQLITE_OK ||
-        !bindText(cols.stmt, 1, index))
-      return error("cannot read the schema");
-    std::vector<std::string> names;
-    while ((rc = sqlite3_step(cols.stmt)) == SQLITE_ROW)
-      names.push_back(columnText(cols.stmt, 0).str());
-    if (rc != SQLITE_DONE)
-      return error("cannot read the schema");
-    if (names.size() == unique.size() &&
-        std::equal(names.begin(), names.end(), unique.begin()))
-      return llvm::Error::success();
-  }
-  return fail("does not keep (" + llvm::join(unique, ", ") + ") unique");
+  for (const std::vector<std::string> &key : want.uniqueKeys)
+    if (!llvm::is_contained(have->uniqueKeys, key))
+      return fail("does not keep (" + llvm::join(key, ", ") + ") unique");
+  return llvm::Error::success();
 }
 
 /// SQLite's own check of the file (b-trees, free list, every index against
@@ -533,11 +539,9 @@ llvm::Error ProfileDB::Impl::checkIntegrity() {
 }
 
 llvm::Error ProfileDB::Impl::checkSchema() {
-  if (auto err = checkTable("measurements", kMeasurementsLayout, {"key_text"}))
-    return err;
-  if (auto err =
-          checkTable("links", kLinksLayout, {"from_device", "to_device"}))
-    return err;
+  for (llvm::StringRef table : {"measurements", "links"})
+    if (auto err = checkTable(table))
+      return err;
   // fuel makes no triggers and no views; a trigger would make fuel's own
   // writes do something else than they say.
   Statement extra;
