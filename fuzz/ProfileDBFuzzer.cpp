@@ -19,9 +19,10 @@
 // without create. A refusal must carry a message. An accepted database must
 // list its measurements and links or refuse with a message; and every
 // listed measurement must be found again by lookup() under its own key,
-// with the same figures. The database must then take a write of each
-// listed row (as fuel-judge --ingest would replace it) and list the same
-// rows again.
+// with the same figures, and its pool size must be among those
+// poolThreadsOf() lists for that key. The database must then take a write
+// of each listed row (as fuel-judge --ingest would replace it) and list the
+// same rows again.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +30,7 @@
 
 #include "fuel/Judge/ProfileDB.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Error.h"
 
 #include <sqlite3.h>
@@ -181,6 +183,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                key.canonical());
     if (!sameMeasurement(**found, m))
       fuzzFail(kTarget, "a listed measurement's lookup gives other figures",
+               key.canonical());
+    llvm::Expected<std::vector<int64_t>> pools = db.poolThreadsOf(key);
+    if (!pools)
+      fuzzFail(kTarget, "a listed measurement's pool sizes cannot be read: " +
+                            llvm::toString(pools.takeError()));
+    if (key.poolThreads >= 1 && !llvm::is_contained(*pools, key.poolThreads))
+      fuzzFail(kTarget,
+               "a listed measurement's pool size is not among its key's",
                key.canonical());
   }
 

@@ -194,16 +194,17 @@ std::string jsonText(const llvm::json::Value &v) {
 struct ProfileDB::Impl {
   std::string path;
   sqlite3 *db = nullptr;
-  Statement lookupStmt, insertStmt, eraseStmt, insertLinkStmt;
+  Statement lookupStmt, poolThreadsStmt, insertStmt, eraseStmt, insertLinkStmt;
 
   ~Impl() {
     // Statements first: sqlite3_close refuses while any is alive.
     sqlite3_finalize(lookupStmt.stmt);
+    sqlite3_finalize(poolThreadsStmt.stmt);
     sqlite3_finalize(insertStmt.stmt);
     sqlite3_finalize(eraseStmt.stmt);
     sqlite3_finalize(insertLinkStmt.stmt);
-    lookupStmt.stmt = insertStmt.stmt = eraseStmt.stmt = insertLinkStmt.stmt =
-        nullptr;
+    lookupStmt.stmt = poolThreadsStmt.stmt = insertStmt.stmt = eraseStmt.stmt =
+        insertLinkStmt.stmt = nullptr;
     if (db)
       sqlite3_close(db);
   }
@@ -808,6 +809,52 @@ ProfileDB::lookup(const MeasurementKey &key) {
   if (!m)
     return m.takeError();
   return std::optional<Measurement>(std::move(*m));
+}
+
+llvm::Expected<std::vector<int64_t>>
+ProfileDB::poolThreadsOf(const MeasurementKey &key) {
+  // The canonical text is `PREFIX<pool threads>SUFFIX`: the pool size comes
+  // second to last (only ";library-threads=N" follows it, which cannot hold
+  // the marker), so the last marker splits it. The rows of every pool size
+  // are then the key_text range [PREFIX, PREFIX with its last byte + 1) of
+  // the UNIQUE index, matched on key_text alone as lookup() is.
+  const std::string text = key.canonical();
+  constexpr llvm::StringLiteral kMarker = ";pool-threads=";
+  const size_t at = llvm::StringRef(text).rfind(kMarker);
+  const std::string digits = std::to_string(key.poolThreads);
+  if (at == llvm::StringRef::npos ||
+      !llvm::StringRef(text).substr(at + kMarker.size()).starts_with(digits))
+    return impl->plainError("the key of " + describe(key) +
+                            " has no pool size where one belongs");
+  const std::string prefix = text.substr(0, at + kMarker.size());
+  const std::string suffix = text.substr(prefix.size() + digits.size());
+  std::string bound = prefix;
+  ++bound.back(); // '=' + 1: every text that starts with `prefix` is below
+  if (auto err = impl->prepare(impl->poolThreadsStmt,
+                               "SELECT key_text, pool_threads FROM "
+                               "measurements WHERE key_text >= ?1 AND "
+                               "key_text < ?2 ORDER BY pool_threads"))
+    return std::move(err);
+  sqlite3_stmt *stmt = impl->poolThreadsStmt.stmt;
+  ResetOnExit reset{stmt};
+  if (!bindText(stmt, 1, prefix) || !bindText(stmt, 2, bound))
+    return impl->error("cannot bind a key");
+  std::vector<int64_t> out;
+  int rc;
+  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    // The row holds this key only when its text is exactly PREFIX, its own
+    // pool size and SUFFIX (another library setting differs in SUFFIX); a
+    // pool size below 1 is none a plan can ask for.
+    int64_t threads = sqlite3_column_int64(stmt, 1);
+    if (threads < 1 ||
+        columnText(stmt, 0) != prefix + std::to_string(threads) + suffix)
+      continue;
+    if (out.empty() || out.back() != threads)
+      out.push_back(threads);
+  }
+  if (rc != SQLITE_DONE)
+    return impl->error("cannot look up the pool sizes of " + describe(key));
+  return out;
 }
 
 llvm::Error ProfileDB::insert(const MeasurementKey &key, const Measurement &m) {

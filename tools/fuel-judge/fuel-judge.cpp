@@ -73,9 +73,10 @@ static llvm::cl::opt<double> budgetOption(
 
 static llvm::cl::opt<unsigned> threadsOption(
     "cpu-threads",
-    llvm::cl::desc("CPU threads of the runtime (default: every core); part "
-                   "of every measurement's key"),
-    llvm::cl::init(0), llvm::cl::cat(judgeCategory));
+    llvm::cl::desc("CPU threads of the runtime (default 1, what fuel-plan's "
+                   "profile-threads assumes; 0: every core); part of every "
+                   "measurement's key"),
+    llvm::cl::init(1), llvm::cl::cat(judgeCategory));
 
 static llvm::cl::opt<bool> calibrateOption(
     "calibrate-links",

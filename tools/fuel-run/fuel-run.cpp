@@ -69,8 +69,10 @@ const char *const kUsage =
     "  --budget=SECONDS         the whole run's wall time (default: 600)\n"
     "  --device=DEVICE          measure only the jobs on DEVICE (cpu,\n"
     "                           cuda:N, vulkan:N); the others are skipped\n"
-    "  --threads, --no-pipeline-cache, --cuda-library, --cublas-path as "
-    "above\n";
+    "  --threads=N              CPU threads (default: 1, as fuel-judge's\n"
+    "                           --cpu-threads and fuel-plan's "
+    "profile-threads)\n"
+    "  --no-pipeline-cache, --cuda-library, --cublas-path as above\n";
 
 struct Options {
   std::string exe;
@@ -80,7 +82,7 @@ struct Options {
   std::vector<std::string> outputs;
   std::vector<std::string> expected;
   std::optional<std::string> tolerance;
-  unsigned threads = 0;
+  std::optional<unsigned> threads; ///< --threads; unset: the mode's default
   unsigned lanes = 0;
   bool pipelineCache = true;
   std::optional<std::string> cudaLibrary;
@@ -104,10 +106,12 @@ struct Options {
 void failStatus(const Status &s) { fail(s.message()); }
 
 /// The runtime options the command line asks for (threads, pipeline cache,
-/// CUDA driver and cuBLAS).
+/// CUDA driver and cuBLAS). Without --threads an executable runs on every
+/// core, and --measure measures with one thread: the pool size fuel-judge
+/// measures with and fuel-plan looks up by default (docs/FUEL-RUN.md).
 RuntimeOptions runtimeOptions(const Options &o) {
   RuntimeOptions ro;
-  ro.threads = o.threads;
+  ro.threads = o.threads.value_or(o.measure.empty() ? 0 : 1);
   ro.pipelineCache = o.pipelineCache;
   if (o.cudaLibrary)
     ro.cudaDriverLibrary = *o.cudaLibrary;

@@ -1,8 +1,9 @@
 //===- ProfileDBTest.cpp - Tests of the profile database ------------------===//
 //
 // Schema creation and migration, exact-key lookup (every key field separates
-// hits), replacement, the link table, refusal of newer and non-database
-// files, and concurrent writers in separate processes.
+// hits), the pool sizes a key is held under, replacement, the link table,
+// refusal of newer and non-database files, and concurrent writers in
+// separate processes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -186,6 +187,48 @@ TEST_F(ProfileDBTest, LookupFindsOnlyTheExactKey) {
     ASSERT_TRUE(bool(miss)) << what;
     EXPECT_FALSE(miss->has_value()) << what;
   }
+}
+
+TEST_F(ProfileDBTest, PoolThreadsOfListsThePoolSizesOfOneKey) {
+  auto db = openOrFail(file("pools.db"));
+  ASSERT_TRUE(db);
+  MeasurementKey key = sampleKey();
+  for (int64_t threads : {4, 1, 16}) {
+    MeasurementKey k = key;
+    k.poolThreads = threads;
+    ASSERT_FALSE(db->insert(k, sampleMeasurement()));
+  }
+  // Keys that differ elsewhere are not listed: another shape, another
+  // library setting, a device name that extends this one's (holding the
+  // text the pool size follows in a key's canonical text).
+  MeasurementKey otherShape = key;
+  otherShape.poolThreads = 2;
+  otherShape.shapes[0][1] = 129;
+  MeasurementKey otherLibrary = key;
+  otherLibrary.poolThreads = 3;
+  otherLibrary.libraryThreads = 2;
+  MeasurementKey longerName = key;
+  longerName.poolThreads = 5;
+  longerName.deviceName += ";pool-threads=7";
+  for (const MeasurementKey &k : {otherShape, otherLibrary, longerName})
+    ASSERT_FALSE(db->insert(k, sampleMeasurement()));
+
+  // Asked under a pool size it lacks (the planner's miss), and under one it
+  // holds.
+  llvm::Expected<std::vector<int64_t>> pools = db->poolThreadsOf(key);
+  ASSERT_TRUE(bool(pools)) << llvm::toString(pools.takeError());
+  EXPECT_EQ(*pools, (std::vector<int64_t>{1, 4, 16}));
+  key.poolThreads = 4;
+  pools = db->poolThreadsOf(key);
+  ASSERT_TRUE(bool(pools)) << llvm::toString(pools.takeError());
+  EXPECT_EQ(*pools, (std::vector<int64_t>{1, 4, 16}));
+  pools = db->poolThreadsOf(longerName);
+  ASSERT_TRUE(bool(pools)) << llvm::toString(pools.takeError());
+  EXPECT_EQ(*pools, (std::vector<int64_t>{5}));
+  key.kernelId = "cpu.blis.matmul_f32";
+  pools = db->poolThreadsOf(key);
+  ASSERT_TRUE(bool(pools)) << llvm::toString(pools.takeError());
+  EXPECT_TRUE(pools->empty());
 }
 
 TEST_F(ProfileDBTest, CanonicalTextIsUnambiguous) {

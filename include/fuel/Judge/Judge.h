@@ -48,7 +48,9 @@ llvm::Expected<size_t> ingestResults(llvm::StringRef path, ProfileDB &db);
 struct JudgeOptions {
   std::string topology;
   double budgetSeconds = 600;
-  unsigned threads = 0; ///< The CPU pool's threads; 0: every core.
+  /// The CPU pool's threads (0: every core); 1, as fuel-plan's
+  /// profile-threads, by default.
+  unsigned threads = 1;
   /// Progress: a bar when true (stderr is a terminal), else plain lines.
   bool progressBar = false;
 };
@@ -82,7 +84,7 @@ struct CalibrateOptions {
   /// The topology to start from (a file, "probe" or "" for the default):
   /// its devices present here get measured figures, the others keep theirs.
   std::string topology;
-  unsigned threads = 0;
+  unsigned threads = 1; ///< The CPU pool's threads; 0: every core.
   /// The copy sizes, bytes.
   std::vector<uint64_t> sizes = {64u << 10, 4u << 20, 64u << 20};
 };

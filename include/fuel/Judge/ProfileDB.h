@@ -96,6 +96,11 @@ public:
 
   /// The stored measurement for exactly `key`, or std::nullopt.
   llvm::Expected<std::optional<Measurement>> lookup(const MeasurementKey &key);
+  /// The pool sizes (`poolThreads`, each at least 1; distinct, ascending)
+  /// under which the database holds a measurement of `key` with every
+  /// other field equal, `key.poolThreads` included when it is there: what
+  /// a planner whose lookup missed can name (docs/PROFILE-DB.md).
+  llvm::Expected<std::vector<int64_t>> poolThreadsOf(const MeasurementKey &key);
   /// Stores (replacing any earlier one for the same key) in one transaction.
   llvm::Error insert(const MeasurementKey &key, const Measurement &m);
   /// Several in one transaction: all or none.

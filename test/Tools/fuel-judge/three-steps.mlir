@@ -24,7 +24,8 @@
 // node and candidate, here the three CPU matmul kernels and the add) are
 // the same bytes twice, each job's executable computes what numpy does,
 // fuel-run --measure measures every job, the ingest stores them, and a
-// plain fuel-judge run afterwards finds every job in the database.
+// plain fuel-judge run afterwards finds every job in the database (both
+// measure with one pool thread by default).
 
 // EMIT: fuel-judge: 4 jobs in {{.*}}/manifest.json
 

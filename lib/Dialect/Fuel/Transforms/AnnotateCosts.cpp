@@ -12,7 +12,11 @@
 // With `profile`, SEMANTICS §3 step 7: each priced candidate's measurement
 // key (ProfileKey.h) is looked up in the profile database; a hit replaces
 // the time and keeps the Layer-1 one beside it for the measured-tie rule
-// (§6), which fuel-rank-candidates applies.
+// (§6), which fuel-rank-candidates applies. A miss whose key the database
+// holds under other pool sizes is counted: a profile measured with another
+// thread count than the plan is priced for (`profile-threads`) is warned
+// about once per function, or, in fuel-plan, once per module (the
+// ProfileThreadsReport and the pass that warns from it, below).
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,12 +30,16 @@
 #include "fuel/Planner/Numbers.h"
 #include "fuel/Target/Candidates.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 #include <limits>
+#include <map>
+#include <mutex>
 
 namespace mlir::fuel {
 #define GEN_PASS_DEF_FUELANNOTATECOSTSPASS
@@ -45,11 +53,118 @@ using namespace mlir::fuel;
 namespace plan = ::fuel::plan;
 namespace target = ::fuel::target;
 
+/// What fuel-annotate-costs found per function, kept until the module's
+/// warning takes it. Functions run on several threads, hence the lock.
+class mlir::fuel::ProfileThreadsReport {
+public:
+  /// The nodes of a function (or, merged, of a module) whose measurements the
+  /// profile holds only under other pool sizes than the plan's.
+  struct Misses {
+    std::string profile;
+    int64_t profileThreads = 1;
+    uint64_t nodes = 0;
+    /// Per pool size, the nodes with a missed candidate held under it.
+    std::map<int64_t, uint64_t> nodesPerPoolSize;
+    /// The first such node, where the warning points.
+    std::optional<Location> first;
+
+    /// Adds `other` (a later function's) to these.
+    void merge(const Misses &other) {
+      if (!first) {
+        profile = other.profile;
+        profileThreads = other.profileThreads;
+        first = other.first;
+      }
+      nodes += other.nodes;
+      for (const auto &[threads, n] : other.nodesPerPoolSize)
+        nodesPerPoolSize[threads] += n;
+    }
+
+    /// The warning: the pool sizes, and the setting that would use them (the
+    /// pool size most nodes were measured under; ties: the smallest).
+    void warn() const {
+      int64_t best = nodesPerPoolSize.begin()->first;
+      for (const auto &[threads, n] : nodesPerPoolSize)
+        if (n > nodesPerPoolSize.at(best))
+          best = threads;
+      InFlightDiagnostic diag = mlir::emitWarning(*first);
+      diag << "the profile '" << profile << "' holds measurements for " << nodes
+           << " node(s) only under cpu threads ";
+      llvm::interleave(
+          nodesPerPoolSize, [&](const auto &e) { diag << e.first; },
+          [&] { diag << ", "; });
+      diag << ", not under the " << profileThreads
+           << " this plan is priced for (profile-threads=" << profileThreads
+           << "); plan with profile-threads=" << best
+           << " for executables run with fuel-run --threads=" << best
+           << ", or measure with fuel-judge --cpu-threads=" << profileThreads;
+    }
+  };
+
+  /// Keeps what `func`'s pass found (replacing an earlier run's).
+  void add(Operation *func, Misses misses) {
+    std::lock_guard<std::mutex> lock(mutex);
+    functions[func] = std::move(misses);
+  }
+
+  /// The findings of `module`'s functions merged in function order (so the
+  /// warning is the same at any thread count); forgets every finding.
+  Misses take(ModuleOp module) {
+    std::lock_guard<std::mutex> lock(mutex);
+    Misses out;
+    for (func::FuncOp f : module.getOps<func::FuncOp>()) {
+      auto it = functions.find(f.getOperation());
+      if (it != functions.end())
+        out.merge(it->second);
+    }
+    functions.clear();
+    return out;
+  }
+
+private:
+  std::mutex mutex;
+  llvm::DenseMap<Operation *, Misses> functions;
+};
+
 namespace {
+using ThreadMisses = ProfileThreadsReport::Misses;
+
 struct AnnotateCostsPass
     : public mlir::fuel::impl::FuelAnnotateCostsPassBase<AnnotateCostsPass> {
   using Base::Base;
+  AnnotateCostsPass(const FuelAnnotateCostsPassOptions &options,
+                    std::shared_ptr<ProfileThreadsReport> report)
+      : Base(options), report(std::move(report)) {}
   void runOnOperation() override;
+
+  /// Where a function's ThreadMisses go; null: warned per function. Shared
+  /// by the clones that run the functions.
+  std::shared_ptr<ProfileThreadsReport> report;
+};
+
+/// Warns once for the module from the ProfileThreadsReport that the
+/// fuel-annotate-costs passes nested in it fill (fuel-plan's last step).
+struct ProfileThreadsWarningPass
+    : public PassWrapper<ProfileThreadsWarningPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ProfileThreadsWarningPass)
+
+  explicit ProfileThreadsWarningPass(
+      std::shared_ptr<ProfileThreadsReport> report)
+      : report(std::move(report)) {}
+
+  StringRef getArgument() const override { return "fuel-warn-profile-threads"; }
+  StringRef getDescription() const override {
+    return "Warn once about profile measurements held only under other "
+           "pool sizes";
+  }
+  void runOnOperation() override {
+    ThreadMisses misses = report->take(getOperation());
+    if (misses.nodes)
+      misses.warn();
+    markAllAnalysesPreserved();
+  }
+
+  std::shared_ptr<ProfileThreadsReport> report;
 };
 
 /// The priced set of one distinct (set, shape) pair, or why it failed.
@@ -65,6 +180,8 @@ struct Priced {
   /// With a profile: one line per measured candidate, and the candidates
   /// without a measurement.
   std::vector<std::string> measured, missed;
+  /// The pool sizes (ascending) the profile holds a missed candidate under.
+  std::vector<int64_t> elsewhere;
 };
 
 /// A measured time in the planner's integer nanoseconds: the median
@@ -80,14 +197,17 @@ int64_t toNs(double v, bool up) {
 
 /// Looks every candidate of `candidates` up in `db` (SEMANTICS §3 step 7);
 /// hits get their measured time. Appends to `measured` one line per hit
-/// and to `missed` each kernel id without one. Errors name the file.
+/// and to `missed` each kernel id without one, and adds to `elsewhere` the
+/// other pool sizes the database holds a missed key under. Errors name the
+/// file.
 llvm::Error applyMeasurements(::fuel::judge::ProfileDB &db, NodeOp node,
                               uint32_t sizeClass,
                               const plan::Topology &topology,
                               const ProfileKeySettings &settings,
                               std::vector<plan::Candidate> &candidates,
                               std::vector<std::string> &measured,
-                              std::vector<std::string> &missed) {
+                              std::vector<std::string> &missed,
+                              std::vector<int64_t> &elsewhere) {
   for (plan::Candidate &c : candidates) {
     ::fuel::judge::MeasurementKey key =
         measurementKey(node, c, sizeClass, topology, settings);
@@ -98,6 +218,13 @@ llvm::Error applyMeasurements(::fuel::judge::ProfileDB &db, NodeOp node,
     std::string where = c.kernelId + " on " + c.device.str();
     if (!*hit) {
       missed.push_back(std::move(where));
+      llvm::Expected<std::vector<int64_t>> others = db.poolThreadsOf(key);
+      if (!others)
+        return others.takeError();
+      for (int64_t threads : *others)
+        if (threads != settings.poolThreads &&
+            !llvm::is_contained(elsewhere, threads))
+          elsewhere.insert(llvm::upper_bound(elsewhere, threads), threads);
       continue;
     }
     int64_t layer1 = c.layer1TimeNs();
@@ -180,6 +307,9 @@ void AnnotateCostsPass::runOnOperation() {
 
   llvm::StringMap<Priced> memo;
   llvm::StringSet<> warned;
+  ThreadMisses threadMisses;
+  threadMisses.profile = profile;
+  threadMisses.profileThreads = profileThreads;
   bool failedAny = false;
   bool changed = false;
   for (NodeOp node : nodes) {
@@ -245,7 +375,7 @@ void AnnotateCostsPass::runOnOperation() {
               *db, node,
               static_cast<uint32_t>(set.getDecision().getSizeClass()),
               planCtx->topology, settings, candidates, result.measured,
-              result.missed)) {
+              result.missed, result.elsewhere)) {
         (void)emitPlanError(node, std::move(err), describeNode(node) + ": ");
         result.set = {};
         result.error = "profile lookup failed";
@@ -255,6 +385,13 @@ void AnnotateCostsPass::runOnOperation() {
       result.set = buildAlternatives(ctx, result.set.getDecision(), candidates);
     }
     numMeasured += result.measured.size();
+    if (!result.elsewhere.empty()) {
+      if (!threadMisses.first)
+        threadMisses.first = node.getLoc();
+      ++threadMisses.nodes;
+      for (int64_t threads : result.elsewhere)
+        ++threadMisses.nodesPerPoolSize[threads];
+    }
     if (db && explain) {
       InFlightDiagnostic remark =
           node.emitRemark() << describeNode(node) << ": profile '" << profile
@@ -281,8 +418,31 @@ void AnnotateCostsPass::runOnOperation() {
   }
   if (failedAny)
     return signalPassFailure();
+  // A profile measured under another thread count than the plan's: one
+  // warning per function, or per module through the report.
+  if (threadMisses.nodes) {
+    if (report)
+      report->add(func, std::move(threadMisses));
+    else
+      threadMisses.warn();
+  }
   // Nothing changed: keep the analyses, and let the pass manager skip
   // verifying an unchanged function.
   if (!changed)
     markAllAnalysesPreserved();
+}
+
+std::shared_ptr<ProfileThreadsReport> mlir::fuel::createProfileThreadsReport() {
+  return std::make_shared<ProfileThreadsReport>();
+}
+
+std::unique_ptr<Pass> mlir::fuel::createFuelAnnotateCostsPass(
+    const FuelAnnotateCostsPassOptions &options,
+    std::shared_ptr<ProfileThreadsReport> report) {
+  return std::make_unique<AnnotateCostsPass>(options, std::move(report));
+}
+
+std::unique_ptr<Pass> mlir::fuel::createProfileThreadsWarningPass(
+    std::shared_ptr<ProfileThreadsReport> report) {
+  return std::make_unique<ProfileThreadsWarningPass>(std::move(report));
 }

@@ -93,7 +93,16 @@ static OpPassManager &buildCandidates(OpPassManager &pm,
   annotate.profile = options.profile;
   annotate.profileThreads = options.profileThreads;
   annotate.explain = options.explain;
-  fpm.addPass(createFuelAnnotateCostsPass(annotate));
+  if (options.profile.empty()) {
+    fpm.addPass(createFuelAnnotateCostsPass(annotate));
+  } else {
+    // A profile measured under other pool sizes: one warning per module,
+    // after every function's pass (this module pass follows the function
+    // stages).
+    std::shared_ptr<ProfileThreadsReport> report = createProfileThreadsReport();
+    fpm.addPass(createFuelAnnotateCostsPass(annotate, report));
+    pm.addPass(createProfileThreadsWarningPass(report));
+  }
   fpm.addPass(createFuelRankCandidatesPass());
   FuelRetainFrontierPassOptions retain;
   retain.keepPerDevice = options.keepPerDevice;

@@ -43,6 +43,28 @@ inline llvm::cl::ValuesClass placementAlgorithmValues() {
 #define GEN_PASS_DECL
 #include "fuel/Dialect/Fuel/Transforms/Passes.h.inc"
 
+/// The nodes whose measurements a profile database holds only under other
+/// pool sizes than `profile-threads`, gathered by fuel-annotate-costs across
+/// the functions of a module (which may run on several threads) so that
+/// one warning names them for the whole module.
+class ProfileThreadsReport;
+
+/// A new, empty report.
+std::shared_ptr<ProfileThreadsReport> createProfileThreadsReport();
+
+/// fuel-annotate-costs handing what it finds to `report` instead of warning
+/// once per function (its clones share the report).
+std::unique_ptr<Pass>
+createFuelAnnotateCostsPass(const FuelAnnotateCostsPassOptions &options,
+                            std::shared_ptr<ProfileThreadsReport> report);
+
+/// A module pass that warns once from `report`, at the first such node of
+/// the module's functions in order, and empties it; it runs after the
+/// function passes that fill the report (fuel-plan and fuel-plan-candidates
+/// run the two when given a profile).
+std::unique_ptr<Pass>
+createProfileThreadsWarningPass(std::shared_ptr<ProfileThreadsReport> report);
+
 /// Makes the planning passes run in `ctx` (fuel-enumerate-candidates,
 /// fuel-annotate-costs and the pipelines that contain them) read `registry`
 /// instead of the one built into fuel; nullptr restores the built-in one.
@@ -125,7 +147,9 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
   PassOptions::Option<int64_t> profileThreads{
       *this, "profile-threads",
       llvm::cl::desc("The runtime thread-pool size the profile's "
-                     "measurements must have been taken with"),
+                     "measurements must have been taken with (fuel-judge "
+                     "--cpu-threads, default 1) and the plan is priced for "
+                     "(fuel-run --threads)"),
       llvm::cl::init(1)};
 };
 

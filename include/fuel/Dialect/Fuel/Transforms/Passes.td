@@ -247,7 +247,12 @@ def FuelAnnotateCostsPass
     measurement's median absolute deviation, rounded up) and
     `static_time_ns` (the Layer-1 time); flops, bytes and footprint stay.
     A miss keeps Layer 1. With `explain`, a remark per node lists which
-    candidates were measured and names the database.
+    candidates were measured and names the database. When a missed key is
+    held under other pool sizes only (the profile was measured with another
+    `fuel-judge --cpu-threads` than `profile-threads`), one warning per
+    function counts those nodes and names the pool sizes and the
+    `profile-threads` to plan with; within `fuel-plan` the warning comes
+    once per module, after the function stages.
 
     Errors: a candidate whose record vanished from the registry (naming its
     kernel id); a database that cannot be opened, is not a database, has a
@@ -259,7 +264,9 @@ def FuelAnnotateCostsPass
     Option<"profile", "profile", "std::string", "\"\"",
            "Profile database file (docs/PROFILE-DB.md); empty: none">,
     Option<"profileThreads", "profile-threads", "int64_t", "1",
-           "The runtime thread-pool size the measurements were taken with">,
+           "The runtime thread-pool size the measurements were taken with "
+           "(fuel-judge --cpu-threads) and the plan is priced for "
+           "(fuel-run --threads)">,
     Option<"explain", "explain", "bool", "false",
            "Emit a remark per node saying which candidates were measured">
   ];
