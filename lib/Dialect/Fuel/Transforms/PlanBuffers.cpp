@@ -155,6 +155,53 @@ struct Ref {
   uint64_t bytes = 0;
 };
 
+//===----------------------------------------------------------------------===//
+// Names of the inputs and outputs
+//===----------------------------------------------------------------------===//
+
+/// The argument and result attribute the ONNX importer sets to the graph
+/// input's and output's name (docs/ONNX.md).
+constexpr StringLiteral kOnnxNameAttr = "onnx.name";
+
+/// The first name in `loc`: a NameLoc's, looked for inside fused locations
+/// (in order) and call sites (the callee, then the caller); empty if none.
+std::string locationName(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    if (!name.getName().empty())
+      return name.getName().str();
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    for (Location l : fused.getLocations())
+      if (std::string s = locationName(l); !s.empty())
+        return s;
+  }
+  if (auto call = dyn_cast<CallSiteLoc>(loc)) {
+    if (std::string s = locationName(call.getCallee()); !s.empty())
+      return s;
+    return locationName(call.getCaller());
+  }
+  return "";
+}
+
+/// The name of argument `i` in the executable: its `onnx.name`, else the
+/// name of its location, else "arg<i>".
+std::string inputName(func::FuncOp func, unsigned i) {
+  if (auto name = func.getArgAttrOfType<StringAttr>(i, kOnnxNameAttr))
+    if (!name.getValue().empty())
+      return name.str();
+  if (std::string s = locationName(func.getArgument(i).getLoc()); !s.empty())
+    return s;
+  return "arg" + std::to_string(i);
+}
+
+/// The name of result `i` in the executable: its `onnx.name`, else
+/// "result<i>" (a result has no location of its own).
+std::string outputName(func::FuncOp func, unsigned i) {
+  if (auto name = func.getResultAttrOfType<StringAttr>(i, kOnnxNameAttr))
+    if (!name.getValue().empty())
+      return name.str();
+  return "result" + std::to_string(i);
+}
+
 struct Command {
   Operation *origin = nullptr; ///< The dispatch or copy, or null.
   bool isLaunch = true;
@@ -432,7 +479,7 @@ LogicalResult Builder::visitReturn(func::ReturnOp ret) {
     out.type = r.type;
     out.bytes = r.bytes;
     out.index = i;
-    out.name = "result" + std::to_string(i);
+    out.name = outputName(func, i);
     // Caller-bound: the whole of a buffer a command writes, not yet taken
     // by another output.
     bool direct = source.kind == Kind::Arena && r.offset == 0 &&
@@ -643,9 +690,7 @@ LogicalResult Builder::run() {
     l.type = r->type;
     l.bytes = r->bytes;
     l.index = arg.getArgNumber();
-    l.name = "arg" + std::to_string(arg.getArgNumber());
-    if (auto named = dyn_cast<NameLoc>(arg.getLoc()))
-      l.name = named.getName().str();
+    l.name = inputName(func, arg.getArgNumber());
     r->logical = addLogical(l);
     refs[arg] = *r;
   }

@@ -868,7 +868,12 @@ def FuelPlanBuffersPass : Pass<"fuel-plan-buffers", "mlir::ModuleOp"> {
     explicit dependencies.
 
     * Arguments become input buffers on their `fuel.residency` device (the
-      host by default); results become output buffers. A returned value that
+      host by default); results become output buffers. An input is named by
+      its argument's `onnx.name` (what the ONNX importer sets), else by the
+      first name in its location (a `NameLoc`, also inside a fused or
+      call-site location), else `arg<i>`; an output by its result's
+      `onnx.name`, else `result<i>`. The runtime names them so in its
+      errors (`argument 0 (x) expects ...`). A returned value that
       a command writes, returned once and not a view of a buffer that
       another output already took, is written straight into the output
       (caller-bound); any other result (an input or constant returned, a
