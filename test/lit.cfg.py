@@ -46,21 +46,12 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.environment["FUEL_TOOLS_DIR"] = config.fuel_tools_dir
 
 
-# The instruction sets this machine can run, for the integration tests that
-# run code compiled for a pinned cpu target (`REQUIRES: cpu-avx512f`). Code
-# for any target compiles and FileChecks everywhere; only running it needs
-# the hardware.
-try:
-    with open("/proc/cpuinfo") as cpuinfo:
-        for line in cpuinfo:
-            if line.startswith("flags"):
-                flags = set(line.split(":", 1)[1].split())
-                for isa in ("avx2", "fma", "avx512f"):
-                    if isa in flags:
-                        config.available_features.add("cpu-" + isa)
-                break
-except OSError:
-    pass
+# Code compiled for a pinned cpu target (test/topologies/cpu-target.json,
+# cpu-avx512.json) compiles and FileChecks everywhere; the tests run it
+# through test/Integration/run-and-check.py or run-if-cpu.py, which run it
+# only where `fuel-run --check-cpu` (the loader's check of every feature the
+# executable records) says this CPU can, never on the strength of a single
+# flag such as avx2 or avx512f.
 
 # SPIR-V tools (Debian spirv-tools, scripts/install-deps.sh): the tests of
 # the Vulkan kernels validate every SPIR-V module they make with spirv-val

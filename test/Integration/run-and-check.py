@@ -24,6 +24,11 @@ bit-identical outputs. --check-winners also exports the plan and checks
 that every dispatch that belongs to a plan node runs that node's winner
 (kernel id and source), and that every node is dispatched.
 
+Code compiled for a pinned cpu target runs only where this CPU has every
+feature the executable records (`fuel-run --check-cpu`, the loader's own
+check): elsewhere the harness compiles and checks the plan, then says why
+it does not run, and passes.
+
 --executable EXE runs an existing executable instead of compiling (ctest
 fuel-integration-harness runs the runtime tests' vadd.fuel so). fuel-compile
 and fuel-run are looked up in $FUEL_TOOLS_DIR (lit sets it to the build's
@@ -77,6 +82,21 @@ def run(command, what):
     if result.stderr:
         sys.stderr.write(result.stderr)
     return result.stdout
+
+
+def cpu_runs(exe):
+    """Whether this CPU has every feature `exe`'s code needs (fuel-run
+    --check-cpu: exit 0 yes, 77 no, anything else an error); says why not."""
+    command = [tool("fuel-run"), "--check-cpu", exe]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode == 77:
+        print("not run, compiled for another CPU: " + result.stdout.strip())
+        return False
+    if result.returncode != 0:
+        raise HarnessError(
+            f"fuel-run --check-cpu failed (exit {result.returncode}):\n  $ "
+            + " ".join(command) + "\n" + result.stdout + result.stderr)
+    return True
 
 
 def parse_tensor_type(text):
@@ -349,6 +369,9 @@ def main():
         check_winners(plan_path, dispatches)
     if args.expect_backend:
         check_backend(args.expect_backend, dispatches)
+
+    if not cpu_runs(exe):
+        return 0
 
     rng = np.random.default_rng(args.seed)
     arrays = []

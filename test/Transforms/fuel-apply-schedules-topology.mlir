@@ -1,4 +1,4 @@
-// RUN: fuel-opt %S/Inputs/cpu-kernels.mlir --fuel-attach-topology="topology=%S/../topologies/cpu-target.json" --fuel-apply-schedules | FileCheck %s --check-prefix=V3
+// RUN: fuel-opt %S/Inputs/cpu-kernels.mlir --fuel-attach-topology="topology=%S/../topologies/cpu-named-v3.json" --fuel-apply-schedules | FileCheck %s --check-prefix=V3
 // RUN: fuel-opt %S/Inputs/cpu-kernels.mlir --fuel-attach-topology="topology=%S/../topologies/cpu-target-features.json" --fuel-apply-schedules | FileCheck %s --check-prefix=ZEN
 
 // Tests that the topology's cpu target (docs/TOPOLOGY.md) is what the

@@ -1,6 +1,6 @@
 // RUN: fuel-opt %s --fuel-attach-topology=topology=%topologies/cpu-only.json | FileCheck %s --check-prefix=NONE
-// RUN: fuel-opt %s --fuel-attach-topology=topology=%topologies/cpu-target.json | FileCheck %s --check-prefix=NAME
-// RUN: fuel-opt %s --fuel-attach-topology=topology=%topologies/cpu-target.json | fuel-opt | FileCheck %s --check-prefix=NAME
+// RUN: fuel-opt %s --fuel-attach-topology=topology=%topologies/cpu-named-v3.json | FileCheck %s --check-prefix=NAME
+// RUN: fuel-opt %s --fuel-attach-topology=topology=%topologies/cpu-named-v3.json | fuel-opt | FileCheck %s --check-prefix=NAME
 // RUN: fuel-opt %s --fuel-attach-topology=topology=%topologies/cpu-target-features.json | FileCheck %s --check-prefix=FEATURES
 // RUN: fuel-opt %s --fuel-attach-topology=topology=%topologies/cpu-target-features.json | fuel-opt | FileCheck %s --check-prefix=FEATURES
 

@@ -63,6 +63,10 @@ const char *const kUsage =
     "built)\n"
     "  --dump                   print what the executable holds, run nothing\n"
     "\n"
+    "usage: fuel-run --check-cpu EXE\n"
+    "  whether this CPU has every feature EXE's CPU code needs, run nothing;\n"
+    "  exits 0 when it has, 77 (and says what it lacks) when it has not\n"
+    "\n"
     "usage: fuel-run --measure=MANIFEST --json=OUT [options]\n"
     "  --measure=MANIFEST       measure the jobs of a fuel-judge manifest\n"
     "  --json=OUT               where the results go ('-': stdout)\n"
@@ -92,6 +96,7 @@ struct Options {
   enum class Report { None, Text, Json } report = Report::None;
   std::string trace;
   bool dump = false;
+  bool checkCpu = false;
   std::string measure;
   std::string json;
   double budget = 600;
@@ -216,6 +221,8 @@ Options parseOptions(int argc, char **argv) {
       o.cublasPath = std::string(value("--cublas-path="));
     } else if (a == "--dump") {
       o.dump = true;
+    } else if (a == "--check-cpu") {
+      o.checkCpu = true;
     } else if (startsWith(a, "--measure=")) {
       o.measure = std::string(value("--measure="));
       if (o.measure.empty())
@@ -551,14 +558,28 @@ int measureMain(const Options &o) {
 int runMain(const Options &o) {
   if (!o.measure.empty())
     return measureMain(o);
-  if (o.dump) {
+  if (o.checkCpu || o.dump) {
     // Inspecting needs no device and no CPU feature.
     LoadOptions lo;
     lo.checkCpuFeatures = false;
     StatusOr<std::unique_ptr<Executable>> exe = Executable::loadFile(o.exe, lo);
     if (!exe)
       failStatus(exe.status());
-    std::fputs(describeProgram((*exe)->program()).c_str(), stdout);
+    if (o.dump) {
+      std::fputs(describeProgram((*exe)->program()).c_str(), stdout);
+      return 0;
+    }
+    // The loader's own decision: a file that loads without the CPU check
+    // and not with it is refused for the CPU alone.
+    StatusOr<std::unique_ptr<Executable>> checked =
+        Executable::loadFile(o.exe, LoadOptions{});
+    if (!checked) {
+      // The loader's message names the file.
+      std::printf("%s\n", checked.status().message().c_str());
+      return 77;
+    }
+    std::printf("%s: this CPU has every feature its code needs\n",
+                o.exe.c_str());
     return 0;
   }
 

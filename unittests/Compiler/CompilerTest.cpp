@@ -12,6 +12,8 @@
 
 #include "fuel/Compiler/Compiler.h"
 
+#include "../CpuHosts.h"
+#include "fuel/Conversion/FuelToLLVM/CpuObject.h"
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Dialect/Fuel/Transforms/Passes.h"
 #include "fuel/Dialect/Fuel/Transforms/PlanExport.h"
@@ -19,6 +21,7 @@
 #include "fuel/Target/KernelRegistry.h"
 
 #include "fuel-c/RuntimeCxx.h"
+#include "fuel/Runtime/Executable.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -237,6 +240,38 @@ TEST(CompilerTest, CompiledMlpRunsAndMatchesPlainLoops) {
   for (size_t i = 0; i < y.size(); ++i)
     EXPECT_NEAR(y[i], expected[i], 1e-4 * (1 + std::fabs(expected[i])))
         << "element " << i;
+}
+
+TEST(CompilerTest, HostExecutablesLoadOnTheirHost) {
+  // The MLP compiled for the host, for each host described by its CPU name
+  // and /proc/cpuinfo flags: the executable records that name, needs only
+  // flags the host lists, and the loader on that host accepts it; on the
+  // same host without avx512f it refuses, naming the flag.
+  for (const ::fuel::testing::NamedHost &h : ::fuel::testing::namedHosts()) {
+    SCOPED_TRACE(h.cpu);
+    mlir::fuel::ScopedHostCpu fake(
+        mlir::fuel::hostCpuFromCpuinfo(h.cpu, h.flags));
+    std::vector<uint8_t> bytes = compileIn(compilerRegistry(), kMlp);
+    ASSERT_FALSE(bytes.empty());
+    ::fuel::rt::LoadOptions onHost;
+    onHost.hostCpuFeatures = h.flags;
+    auto exe =
+        ::fuel::rt::Executable::loadBytes(bytes.data(), bytes.size(), onHost);
+    ASSERT_TRUE(exe) << exe.status().message();
+    const ::fuel::rt::CpuTarget &target = (*exe)->program().cpuTarget;
+    EXPECT_EQ(target.cpu, h.cpu);
+    EXPECT_TRUE(llvm::is_contained(target.features, "avx512f"));
+    for (const std::string &f : target.features)
+      EXPECT_TRUE(llvm::is_contained(h.flags, f)) << f;
+    ::fuel::rt::LoadOptions without = onHost;
+    llvm::erase(*without.hostCpuFeatures, "avx512f");
+    auto refused =
+        ::fuel::rt::Executable::loadBytes(bytes.data(), bytes.size(), without);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.status().message().find("this CPU lacks avx512f"),
+              std::string::npos)
+        << refused.status().message();
+  }
 }
 
 TEST(CompilerTest, BytesAreDeterministicAndIndependentOfTheRegistry) {

@@ -10,19 +10,29 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../CpuHosts.h"
 #include "fuel-c/KernelABI.h"
 #include "fuel/Conversion/FuelToLLVM/CpuObject.h"
 #include "fuel/Conversion/Passes.h"
 #include "fuel/Dialect/Fuel/IR/FuelDialect.h"
 #include "fuel/Dialect/Fuel/Transforms/Passes.h"
 
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <gtest/gtest.h>
 
@@ -34,6 +44,7 @@
 #include <functional>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -184,8 +195,8 @@ protected:
 
   /// Lowers `source` for the host (or for the x86-64 cpu `targetCpu`) and
   /// links it; fails the test on error.
-  Compiled compile(const std::string &source,
-                   const std::string &targetCpu = "") {
+  Compiled compile(const std::string &source, const std::string &targetCpu = "",
+                   const std::string &targetFeatures = "") {
     Compiled result;
     result.module = parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(result.module) << source;
@@ -194,6 +205,7 @@ protected:
     PassManager pm(&context);
     mlir::fuel::FuelApplySchedulesPassOptions options;
     options.targetCpu = targetCpu;
+    options.targetFeatures = targetFeatures;
     pm.addPass(mlir::fuel::createFuelApplySchedulesPass(options));
     pm.addPass(mlir::fuel::createFuelBufferizeKernelsPass());
     pm.addPass(mlir::fuel::createConvertFuelToLLVMPass());
@@ -333,15 +345,17 @@ TEST_F(CpuCodegen, PackedMatmulsMatchReferencePerIsa) {
     kernels += matmulKernel(s[0], s[1], s[2]);
   for (const auto &b : batches)
     kernels += batchMatmulKernel(b[0], b[1], b[2], b[3]);
-  std::vector<std::string> targets{""};
+  // The host, and each lower ISA class as x86-64 with exactly the class's
+  // features (never a CPU name, which implies more than the host may have).
+  std::vector<std::pair<std::string, std::string>> targets{{"", ""}};
   mlir::fuel::IsaClass host = mlir::fuel::isaClass(mlir::fuel::hostCpuTarget());
   if (host == mlir::fuel::IsaClass::Avx512)
-    targets.push_back("x86-64-v3");
+    targets.push_back({"x86-64", "+avx2,+fma"});
   if (host != mlir::fuel::IsaClass::Generic)
-    targets.push_back("x86-64");
-  for (const std::string &cpu : targets) {
-    SCOPED_TRACE("target cpu '" + cpu + "'");
-    Compiled compiled = compile(executable(kernels), cpu);
+    targets.push_back({"x86-64", ""});
+  for (const auto &[cpu, features] : targets) {
+    SCOPED_TRACE("target cpu '" + cpu + "' features '" + features + "'");
+    Compiled compiled = compile(executable(kernels), cpu, features);
     ASSERT_FALSE(compiled.object.empty());
     Loaded loaded(compiled.object);
     ASSERT_NE(loaded.handle, nullptr) << dlerror();
@@ -425,7 +439,7 @@ TEST_F(CpuCodegen, MatmulSpeedAgainstOpenBlas) {
   // library shim does) in the same process. 31 rounds interleave the
   // contenders (the order alternates); each sample is the mean of enough
   // calls to last ~3 ms; best and median over the rounds. On an AVX-512
-  // host the AVX2 kernels (x86-64-v3) are measured too.
+  // host the AVX2 kernels (x86-64 with avx2 and fma) are measured too.
   void *blas = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
   if (!blas)
     GTEST_SKIP() << "no libopenblas.so.0 to compare with";
@@ -472,7 +486,8 @@ TEST_F(CpuCodegen, MatmulSpeedAgainstOpenBlas) {
                                 {"host, constant B", "_cb", 0}};
   if (mlir::fuel::isaClass(mlir::fuel::hostCpuTarget()) ==
       mlir::fuel::IsaClass::Avx512) {
-    objects.push_back(compile(executable(kernels, functions), "x86-64-v3"));
+    objects.push_back(
+        compile(executable(kernels, functions), "x86-64", "+avx2,+fma"));
     variants.push_back({"avx2", "", 1});
   }
   std::vector<std::unique_ptr<Loaded>> loaded;
@@ -586,4 +601,207 @@ TEST(CpuTarget, IsaClassesAndCpuinfoFeatures) {
   CpuTargetSpec host = mlir::fuel::hostCpuTarget();
   EXPECT_FALSE(host.triple.empty());
   EXPECT_FALSE(host.cpu.empty());
+}
+
+using ::fuel::testing::NamedHost;
+using ::fuel::testing::namedHosts;
+
+TEST(CpuTarget, HostTargetIsExactlyTheHost) {
+  // For each host, by its CPU name and /proc/cpuinfo flags alone: the
+  // target keeps the name (for tuning) and needs exactly the flags it lists
+  // that the map covers, so the loader on that host accepts it, even where
+  // the name implies more (znver4/5 imply lzcnt and sse4a, whose abm and
+  // sse4a flags a hypervisor hides).
+  std::set<std::string> mapped;
+  for (const mlir::fuel::X86FeatureFlag &f : mlir::fuel::x86CpuinfoFlags())
+    mapped.insert(f.cpuinfoFlag);
+  for (const NamedHost &h : namedHosts()) {
+    SCOPED_TRACE(h.cpu);
+    mlir::fuel::HostCpu host = mlir::fuel::hostCpuFromCpuinfo(h.cpu, h.flags);
+    mlir::fuel::CpuTargetSpec target = mlir::fuel::hostCpuTarget(host);
+    EXPECT_EQ(target.cpu, h.cpu);
+    EXPECT_EQ(mlir::fuel::isaClass(target), mlir::fuel::IsaClass::Avx512);
+    std::vector<std::string> needed = mlir::fuel::cpuinfoFeatures(target);
+    std::vector<std::string> expected;
+    for (const std::string &flag : h.flags)
+      if (mapped.count(flag))
+        expected.push_back(flag);
+    EXPECT_EQ(needed, expected) << "features: " << target.features;
+    // Deterministic for a host.
+    EXPECT_EQ(mlir::fuel::hostCpuTarget(host).features, target.features);
+  }
+  // What the name alone would need, and the fix removes: lzcnt and sse4a.
+  mlir::fuel::HostCpu zen5 =
+      mlir::fuel::hostCpuFromCpuinfo("znver5", namedHosts()[3].flags);
+  std::vector<std::string> byName =
+      mlir::fuel::cpuinfoFeatures({zen5.triple, "znver5", ""});
+  EXPECT_TRUE(llvm::is_contained(byName, "abm"));
+  EXPECT_TRUE(llvm::is_contained(byName, "sse4a"));
+  std::string features = mlir::fuel::hostCpuTarget(zen5).features;
+  EXPECT_NE(features.find("-lzcnt"), std::string::npos) << features;
+  EXPECT_NE(features.find("-sse4a"), std::string::npos) << features;
+  // A feature CPUID reports but /proc/cpuinfo does not list is off too.
+  for (auto &[name, reported] : zen5.features)
+    if (name == "lzcnt")
+      reported = true;
+  EXPECT_FALSE(llvm::is_contained(
+      mlir::fuel::cpuinfoFeatures(mlir::fuel::hostCpuTarget(zen5)), "abm"));
+}
+
+TEST(CpuTarget, EveryX86FeatureIsClassified) {
+  // LLVM 22's x86 feature table against fuel's: every feature that adds
+  // instructions is either mapped to its /proc/cpuinfo flag or listed as
+  // having none (then code never uses it); what remains must be one of the
+  // tuning, mode and mitigation features below, which add no instruction.
+  // A new LLVM feature fails here until it is classified.
+  static const char *const kTuningPrefixes[] = {
+      "false-deps-",     // false output dependencies of an instruction
+      "fast-",           // relative speed of instruction choices
+      "slow-",           // relative speed of instruction choices
+      "prefer-",         // instruction and vector-width preferences
+      "no-bypass-delay", // domain-crossing costs
+      "tuning-",         // scheduling costs
+      "retpoline",       // Spectre v2 mitigation (code shape only)
+      "harden-sls-",     // straight-line speculation mitigation
+      "lvi-",            // load value injection mitigation
+  };
+  static const char *const kTuningFeatures[] = {
+      "16bit-mode",
+      "32bit-mode",
+      "64bit-mode",
+      "x32", // code models
+      "allow-light-256-bit",
+      "branchfusion",
+      "macrofusion",
+      "ermsb",
+      "fsrm",
+      "faster-shift-than-shuffle",
+      "idivl-to-divb",
+      "idivq-to-divl",
+      "lea-sp",
+      "lea-uses-ag",
+      "pad-short-functions",
+      "sbb-dep-breaking",
+      "use-glm-div-sqrt-costs",
+      "use-slm-arith-costs",
+      "vzeroupper",
+      "branch-hint",          // a prefix older CPUs ignore
+      "seses",                // speculation barriers (a mitigation)
+      "soft-float",           // an ABI choice
+      "tagged-globals",       // an addressing sequence
+      "inline-asm-use-gpr32", // inline assembly registers
+      "sse-unaligned-mem",    // a mode the OS enables (MXCSR.MM), no opcode
+  };
+  mlir::fuel::initializeNativeCpuTarget();
+  std::string error;
+  llvm::Triple triple("x86_64-unknown-linux-gnu");
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  ASSERT_NE(target, nullptr) << error;
+  std::unique_ptr<llvm::MCSubtargetInfo> sti(
+      target->createMCSubtargetInfo(triple, "x86-64", ""));
+  ASSERT_TRUE(sti);
+  std::set<std::string> llvmFeatures;
+  for (const llvm::SubtargetFeatureKV &kv : sti->getAllProcessorFeatures())
+    llvmFeatures.insert(kv.Key);
+  ASSERT_GT(llvmFeatures.size(), 150u);
+
+  std::set<std::string> mapped, flagless;
+  for (const mlir::fuel::X86FeatureFlag &f : mlir::fuel::x86CpuinfoFlags())
+    mapped.insert(f.llvmFeature);
+  for (const char *f : mlir::fuel::x86FeaturesWithoutCpuinfoFlag())
+    flagless.insert(f);
+  for (const std::string &f : mapped) {
+    EXPECT_TRUE(llvmFeatures.count(f)) << "mapped '" << f << "' is no LLVM "
+                                       << "feature";
+    EXPECT_FALSE(flagless.count(f)) << f << " is in both lists";
+  }
+  for (const std::string &f : flagless)
+    EXPECT_TRUE(llvmFeatures.count(f)) << "listed '" << f << "' is no LLVM "
+                                       << "feature";
+  for (const std::string &f : llvmFeatures) {
+    if (mapped.count(f) || flagless.count(f))
+      continue;
+    bool tuning = llvm::is_contained(kTuningFeatures, StringRef(f)) ||
+                  llvm::any_of(kTuningPrefixes, [&](const char *p) {
+                    return StringRef(f).starts_with(p);
+                  });
+    EXPECT_TRUE(tuning) << "LLVM x86 feature '" << f
+                        << "' is neither mapped to a /proc/cpuinfo flag, "
+                           "listed as having none, nor tuning-only";
+  }
+}
+
+namespace {
+/// The disassembly of `object` by llvm-objdump, or "" (a test failure).
+std::string disassemble(const std::vector<uint8_t> &object) {
+  llvm::SmallString<128> path;
+  if (llvm::sys::fs::createTemporaryFile("fuel-ctlz", "so", path)) {
+    ADD_FAILURE() << "no temporary file";
+    return "";
+  }
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    os.write(reinterpret_cast<const char *>(object.data()), object.size());
+  }
+  llvm::SmallString<128> out = path;
+  out += ".txt";
+  std::optional<llvm::StringRef> redirects[] = {
+      std::nullopt, llvm::StringRef(out), std::nullopt};
+  int rc = llvm::sys::ExecuteAndWait(FUEL_LLVM_OBJDUMP,
+                                     {FUEL_LLVM_OBJDUMP, "-d", path.str()},
+                                     std::nullopt, redirects);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+      llvm::MemoryBuffer::getFile(out);
+  llvm::sys::fs::remove(path);
+  llvm::sys::fs::remove(out);
+  if (rc != 0 || !text) {
+    ADD_FAILURE() << FUEL_LLVM_OBJDUMP << " failed (" << rc << ")";
+    return "";
+  }
+  return (*text)->getBuffer().str();
+}
+} // namespace
+
+TEST_F(CpuCodegen, LzcntOnlyWhereTheHostListsAbm) {
+  // math.ctlz on i32, lowered to the LLVM dialect and compiled for the host
+  // through the object step: for a znver5 host whose /proc/cpuinfo lists
+  // abm the object holds lzcnt and the executable needs abm; hidden (as a
+  // hypervisor may), neither.
+  const char *source = R"mlir(
+    func.func @count(%x: i32) -> i32 {
+      %r = math.ctlz %x : i32
+      return %r : i32
+    }
+  )mlir";
+  std::vector<std::string> flags = namedHosts()[3].flags;
+  for (bool abm : {true, false}) {
+    SCOPED_TRACE(abm ? "with abm" : "without abm");
+    std::vector<std::string> hostFlags = flags;
+    if (abm)
+      hostFlags.push_back("abm");
+    mlir::fuel::ScopedHostCpu fake(
+        mlir::fuel::hostCpuFromCpuinfo("znver5", hostFlags));
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(source, &context);
+    ASSERT_TRUE(module);
+    PassManager pm(&context);
+    pm.addPass(createConvertMathToLLVMPass());
+    pm.addPass(createConvertFuncToLLVMPass());
+    pm.addPass(createReconcileUnrealizedCastsPass());
+    ASSERT_TRUE(succeeded(pm.run(*module)));
+    FailureOr<mlir::fuel::CpuTargetSpec> target =
+        mlir::fuel::resolveCpuTarget(*module);
+    ASSERT_TRUE(succeeded(target));
+    EXPECT_EQ(target->cpu, "znver5");
+    FailureOr<std::vector<uint8_t>> object =
+        mlir::fuel::emitCpuSharedObject(*module, *target);
+    ASSERT_TRUE(succeeded(object));
+    std::string text = disassemble(*object);
+    ASSERT_NE(text.find("<count>:"), std::string::npos) << text;
+    EXPECT_EQ(text.find("lzcnt") != std::string::npos, abm) << text;
+    EXPECT_EQ(llvm::is_contained(mlir::fuel::cpuinfoFeatures(*target), "abm"),
+              abm);
+  }
 }

@@ -2,10 +2,10 @@
 // RUN:   --ref batch_matmul --rtol 1e-4 --atol 1e-4 --check-winners --same-with-threads 1
 // RUN: %python %S/../run-and-check.py %s --topology %topologies/cpu-generic.json \
 // RUN:   --ref batch_matmul --rtol 1e-4 --atol 1e-4 --check-winners
-// RUN: %if cpu-avx2 && cpu-fma %{ %python %S/../run-and-check.py %s --topology %topologies/cpu-target.json \
-// RUN:   --ref batch_matmul --rtol 1e-4 --atol 1e-4 --check-winners %}
-// RUN: %if cpu-avx512f %{ %python %S/../run-and-check.py %s --topology %topologies/cpu-avx512.json \
-// RUN:   --ref batch_matmul --rtol 1e-4 --atol 1e-4 --check-winners %}
+// RUN: %python %S/../run-and-check.py %s --topology %topologies/cpu-target.json \
+// RUN:   --ref batch_matmul --rtol 1e-4 --atol 1e-4 --check-winners
+// RUN: %python %S/../run-and-check.py %s --topology %topologies/cpu-avx512.json \
+// RUN:   --ref batch_matmul --rtol 1e-4 --atol 1e-4 --check-winners
 
 // Tests that a generated batch matmul packed into B panels (3 x 37x29 ·
 // 29x64: N = 64 is a multiple of every panel width, M and K prime) computes

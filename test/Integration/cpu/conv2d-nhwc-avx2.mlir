@@ -1,4 +1,3 @@
-// REQUIRES: cpu-avx2, cpu-fma
 // RUN: %python %S/../run-and-check.py %s --topology %topologies/cpu-target.json \
 // RUN:   --ref conv2d_nhwc_hwcf --rtol 1e-4 --atol 1e-4 --check-winners --same-with-threads 1
 

@@ -75,7 +75,7 @@ func.func @f(%a: tensor<37x53xf32>, %b: tensor<53x29xf32>, %x: tensor<64x1024xf3
 }
 
 // CHECK: cpu_target "x86_64-{{.*}}" "{{.+}}"
-// GENERIC: cpu_target "x86_64-unknown-linux-gnu" "x86-64" +sse2{{$}}
+// GENERIC: cpu_target "x86_64-unknown-linux-gnu" "x86-64" +cmov +cx8 +fpu +fxsr +lm +mmx +nopl +sse +sse2{{$}}
 // CHECK: modules 1
 // CHECK-NEXT: [0] cpu elf {{[0-9]+}} bytes, 2 kernels
 // CHECK-NEXT: kernel [0] "matmul_0" workspace 0

@@ -6,12 +6,12 @@
 // RUN: fuel-compile %s --topology=%topologies/cpu-generic.json --plan="kernel-sources=generated" -o %t.generic.fuelx
 // RUN: fuel-run %t.generic.fuelx --input=@%t.x.npy --output=@%t.generic.npy
 // RUN: /usr/bin/python3 %s.py %t.x.npy %t.generic.npy
-// RUN: %if cpu-avx2 && cpu-fma %{ fuel-compile %s --topology=%topologies/cpu-target.json --plan="kernel-sources=generated" -o %t.avx2.fuelx %}
-// RUN: %if cpu-avx2 && cpu-fma %{ fuel-run %t.avx2.fuelx --input=@%t.x.npy --output=@%t.avx2.npy %}
-// RUN: %if cpu-avx2 && cpu-fma %{ /usr/bin/python3 %s.py %t.x.npy %t.avx2.npy %}
-// RUN: %if cpu-avx512f %{ fuel-compile %s --topology=%topologies/cpu-avx512.json --plan="kernel-sources=generated" -o %t.avx512.fuelx %}
-// RUN: %if cpu-avx512f %{ fuel-run %t.avx512.fuelx --input=@%t.x.npy --output=@%t.avx512.npy %}
-// RUN: %if cpu-avx512f %{ /usr/bin/python3 %s.py %t.x.npy %t.avx512.npy %}
+// RUN: fuel-compile %s --topology=%topologies/cpu-target.json --plan="kernel-sources=generated" -o %t.avx2.fuelx
+// RUN: %python %S/../run-if-cpu.py %t.avx2.fuelx fuel-run %t.avx2.fuelx --input=@%t.x.npy --output=@%t.avx2.npy
+// RUN: %python %S/../run-if-cpu.py %t.avx2.fuelx /usr/bin/python3 %s.py %t.x.npy %t.avx2.npy
+// RUN: fuel-compile %s --topology=%topologies/cpu-avx512.json --plan="kernel-sources=generated" -o %t.avx512.fuelx
+// RUN: %python %S/../run-if-cpu.py %t.avx512.fuelx fuel-run %t.avx512.fuelx --input=@%t.x.npy --output=@%t.avx512.npy
+// RUN: %python %S/../run-if-cpu.py %t.avx512.fuelx /usr/bin/python3 %s.py %t.x.npy %t.avx512.npy
 
 // Tests that a matmul reading a constant weight (W[k][n] = ((7k + 3n) mod 11
 // - 5) / 8, 48x64) reads it packed at compile time: the constant becomes

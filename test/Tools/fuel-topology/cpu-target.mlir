@@ -2,8 +2,8 @@
 // its forms read and print back to the same topology, and syntax errors
 // name the JSON path.
 
-// RUN: fuel-topology %topologies/cpu-target.json | FileCheck %s --check-prefix=NAME
-// RUN: fuel-topology %topologies/cpu-target.json > %t.name.json
+// RUN: fuel-topology %topologies/cpu-named-v3.json | FileCheck %s --check-prefix=NAME
+// RUN: fuel-topology %topologies/cpu-named-v3.json > %t.name.json
 // RUN: fuel-topology %t.name.json | diff %t.name.json -
 // NAME: "alignment": 64,
 // NAME-NEXT: "cpu_target": "x86-64-v3"
@@ -23,7 +23,7 @@
 // The target is in the content hash: the same machine with and without a
 // target, and with two targets, has three hashes.
 // RUN: fuel-topology %topologies/cpu-only.json --emit=hash > %t.hashes
-// RUN: fuel-topology %topologies/cpu-target.json --emit=hash >> %t.hashes
+// RUN: fuel-topology %topologies/cpu-named-v3.json --emit=hash >> %t.hashes
 // RUN: fuel-topology %topologies/cpu-target-features.json --emit=hash >> %t.hashes
 // RUN: sort -u %t.hashes | wc -l | FileCheck %s --check-prefix=DISTINCT
 // DISTINCT: 3
