@@ -141,11 +141,15 @@ struct DiagnosticPrinter : SourceMgrDiagnosticHandler {
 /// `name:line:col: error: ...` and the source line where the location is
 /// in a known buffer), errors are kept for the status, and every one goes
 /// to the options' handler. The context's own handlers see none of them.
+/// Meanwhile the context attaches no op text to a diagnostic (a planned
+/// node's runs to kilobytes): the location names the op.
 class DiagnosticCollector {
 public:
   DiagnosticCollector(llvm::SourceMgr &sourceMgr, MLIRContext *context,
                       const fuelCompileOptions *options)
-      : os(current), printer(sourceMgr, context, os),
+      : context(context),
+        printedOp(context->shouldPrintOpOnDiagnostic()), os(current),
+        printer(sourceMgr, context, os),
         handler(context, [this, options](Diagnostic &diag) {
           current.clear();
           printer.emitDiagnostic(diag);
@@ -155,7 +159,12 @@ public:
             options->diagnosticHandler(toC(diag.getSeverity()), current.c_str(),
                                        options->diagnosticUserData);
           return success();
-        }) {}
+        }) {
+    context->printOpOnDiagnostic(false);
+  }
+  ~DiagnosticCollector() { context->printOpOnDiagnostic(printedOp); }
+  DiagnosticCollector(const DiagnosticCollector &) = delete;
+  DiagnosticCollector &operator=(const DiagnosticCollector &) = delete;
 
   /// The status of a failed step: every error so far, or `fallback` when
   /// the step failed without one.
@@ -167,6 +176,8 @@ public:
   }
 
 private:
+  MLIRContext *context;
+  bool printedOp;
   std::string current;
   llvm::raw_string_ostream os;
   DiagnosticPrinter printer;

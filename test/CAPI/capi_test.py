@@ -16,8 +16,8 @@ Checks:
       at once get the same bytes;
   (b) IR that does not parse or verify gives an error status whose message
       holds `name:line:col: error:` with the parser's message (and notes);
-      a bad option gives a status naming it; the diagnostic handler sees
-      remarks;
+      an error at a node is located and holds no op text; a bad option
+      gives a status naming it; the diagnostic handler sees remarks;
   (c) a module parsed through the exported MLIR C API (a context with
       fuel's dialects, mlirModuleCreateParse) compiled by fuelCompileModule
       gives the same bytes as (a), and stays unchanged; planned first by
@@ -384,6 +384,21 @@ def test_errors(api, args, program):
           and "twice.mlir:1:1: note: see existing symbol definition here"
           in message, f"redefinition: {message!r}")
     print("(b) a verifier error carries its note, both located")
+
+    pinned = ("func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+              "  %e = tensor.empty() : tensor<4xf32>\n"
+              "  %y = linalg.exp {fuel.pin = #fuel.device<cuda:3>}\n"
+              "      ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>)"
+              " -> tensor<4xf32>\n"
+              "  return %y : tensor<4xf32>\n}\n")
+    options = CompileOptions(topology=args.topology.encode())
+    out, code, message = api.compile_text(pinned, "pinned.mlir", options)
+    check(code == INVALID_ARGUMENT and
+          "pinned.mlir:3:8: error: node 0 (elementwise): decision device "
+          "'cuda:3' is not in the topology" in message and
+          "see current operation" not in message,
+          f"an error at a node: {message!r}")
+    print("(b) an error at a node: located, without the op's text")
 
     cases = [
         (dict(planOptions=b"keep-per-device=lots"),

@@ -233,6 +233,14 @@ void printStats(llvm::raw_ostream &os, double parse,
 }
 } // namespace
 
+/// Whether the command line gave MLIR's --mlir-print-op-on-diagnostic
+/// (either value): without it, diagnostics carry no op text.
+static bool printOpOnDiagnosticGiven() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("mlir-print-op-on-diagnostic");
+  return it != options.end() && it->second->getNumOccurrences() > 0;
+}
+
 /// Prints a command-line error the way the tool's other errors read.
 static int commandLineError(const llvm::Twine &message) {
   llvm::errs() << "fuel-compile: error: " << message << "\n";
@@ -279,6 +287,10 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registerCompilerDialects(registry);
   MLIRContext context(registry);
+  // A diagnostic's location names its op; the op's text (a planned node's
+  // runs to kilobytes) only when asked for.
+  if (!printOpOnDiagnosticGiven())
+    context.printOpOnDiagnostic(false);
 
   std::string errorMessage;
   llvm::SourceMgr sourceMgr;

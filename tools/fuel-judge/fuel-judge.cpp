@@ -187,6 +187,9 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   mlir::fuel::registerCompilerDialects(registry);
   MLIRContext context(registry);
+  // A diagnostic's location names its op; its text (a node's runs to
+  // kilobytes) would drown the message.
+  context.printOpOnDiagnostic(false);
   std::string errorMessage;
   std::unique_ptr<llvm::MemoryBuffer> buffer =
       openInputFile(input, &errorMessage);

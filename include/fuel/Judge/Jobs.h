@@ -71,7 +71,9 @@ llvm::Expected<std::vector<Job>> enumerateJobs(mlir::ModuleOp module,
                                                llvm::StringRef topology);
 
 /// Compiles `job`'s program (cloned) for `topology`, checking that the
-/// executable's dispatch runs the forced kernel.
+/// executable's dispatch runs the forced kernel. Its errors are reported
+/// through the program's context; its warnings, which repeat what planning
+/// the input (enumerateJobs) warned about, are not.
 llvm::Expected<std::vector<uint8_t>> compileJob(const Job &job,
                                                 llvm::StringRef topology);
 

@@ -48,6 +48,8 @@ llvm::Expected<double> dispatchOverheadNs(const ::fuel::rt::Runtime &rt,
   mlir::DialectRegistry registry;
   mlir::fuel::registerCompilerDialects(registry);
   mlir::MLIRContext context(registry);
+  // The diagnostics become an error message: no op text in them.
+  context.printOpOnDiagnostic(false);
   std::string diagnostics;
   mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
     diagnostics += d.str() + "\n";

@@ -7,7 +7,8 @@
 // node's operand and result bytes plus the record's workspace. The pricing
 // is fuel::target::priceCandidate's; this pass reads the node's figures,
 // takes the registry from the context (Passes.h, getKernelRegistry) and
-// writes the priced set.
+// writes the priced set. A device priced with a prior rate is warned about
+// once per (device, dtype): per function, or, in fuel-plan, per module.
 //
 // With `profile`, SEMANTICS §3 step 7: each priced candidate's measurement
 // key (ProfileKey.h) is looked up in the profile database; a hit replaces
@@ -16,7 +17,8 @@
 // holds under other pool sizes is counted: a profile measured with another
 // thread count than the plan is priced for (`profile-threads`) is warned
 // about once per function, or, in fuel-plan, once per module (the
-// ProfileThreadsReport and the pass that warns from it, below).
+// CostWarnings that the functions' passes fill and the pass that warns from
+// it, below).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,7 +35,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -53,10 +54,36 @@ using namespace mlir::fuel;
 namespace plan = ::fuel::plan;
 namespace target = ::fuel::target;
 
-/// What fuel-annotate-costs found per function, kept until the module's
-/// warning takes it. Functions run on several threads, hence the lock.
-class mlir::fuel::ProfileThreadsReport {
+/// What fuel-annotate-costs warns about once per module, found per function
+/// and kept until the module's warning pass takes it: the prior rates used
+/// (SEMANTICS §3 step 6) and a profile measured under other pool sizes
+/// (§3 step 7). Functions run on several threads, hence the lock.
+class mlir::fuel::CostWarnings {
 public:
+  /// The priors of a function (or, merged, of a module): each describePriors
+  /// line, one per (device, dtype), once, at the first node priced with it.
+  struct Priors {
+    std::vector<std::pair<std::string, Location>> lines;
+
+    /// Notes `line` at `at` unless it is noted already.
+    void add(const std::string &line, Location at) {
+      if (!llvm::any_of(lines, [&](const auto &l) { return l.first == line; }))
+        lines.emplace_back(line, at);
+    }
+
+    /// Adds `other` (a later function's) to these.
+    void merge(const Priors &other) {
+      for (const auto &[line, at] : other.lines)
+        add(line, at);
+    }
+
+    /// One warning per line, in the order they were first met.
+    void warn() const {
+      for (const auto &[line, at] : lines)
+        mlir::emitWarning(at) << line;
+    }
+  };
+
   /// The nodes of a function (or, merged, of a module) whose measurements the
   /// profile holds only under other pool sizes than the plan's.
   struct Misses {
@@ -101,17 +128,36 @@ public:
     }
   };
 
+  /// Everything a function (or a module) warns about.
+  struct Found {
+    Priors priors;
+    Misses misses;
+
+    /// Adds `other` (a later function's) to these.
+    void merge(const Found &other) {
+      priors.merge(other.priors);
+      misses.merge(other.misses);
+    }
+
+    /// The warnings: the priors, then the misses.
+    void warn() const {
+      priors.warn();
+      if (misses.nodes)
+        misses.warn();
+    }
+  };
+
   /// Keeps what `func`'s pass found (replacing an earlier run's).
-  void add(Operation *func, Misses misses) {
+  void add(Operation *func, Found found) {
     std::lock_guard<std::mutex> lock(mutex);
-    functions[func] = std::move(misses);
+    functions[func] = std::move(found);
   }
 
   /// The findings of `module`'s functions merged in function order (so the
-  /// warning is the same at any thread count); forgets every finding.
-  Misses take(ModuleOp module) {
+  /// warnings are the same at any thread count); forgets every finding.
+  Found take(ModuleOp module) {
     std::lock_guard<std::mutex> lock(mutex);
-    Misses out;
+    Found out;
     for (func::FuncOp f : module.getOps<func::FuncOp>()) {
       auto it = functions.find(f.getOperation());
       if (it != functions.end())
@@ -123,48 +169,43 @@ public:
 
 private:
   std::mutex mutex;
-  llvm::DenseMap<Operation *, Misses> functions;
+  llvm::DenseMap<Operation *, Found> functions;
 };
 
 namespace {
-using ThreadMisses = ProfileThreadsReport::Misses;
-
 struct AnnotateCostsPass
     : public mlir::fuel::impl::FuelAnnotateCostsPassBase<AnnotateCostsPass> {
   using Base::Base;
   AnnotateCostsPass(const FuelAnnotateCostsPassOptions &options,
-                    std::shared_ptr<ProfileThreadsReport> report)
-      : Base(options), report(std::move(report)) {}
+                    std::shared_ptr<CostWarnings> warnings)
+      : Base(options), warnings(std::move(warnings)) {}
   void runOnOperation() override;
 
-  /// Where a function's ThreadMisses go; null: warned per function. Shared
-  /// by the clones that run the functions.
-  std::shared_ptr<ProfileThreadsReport> report;
+  /// Where a function's findings go; null: warned per function. Shared by
+  /// the clones that run the functions.
+  std::shared_ptr<CostWarnings> warnings;
 };
 
-/// Warns once for the module from the ProfileThreadsReport that the
+/// Warns once for the module from the CostWarnings that the
 /// fuel-annotate-costs passes nested in it fill (fuel-plan's last step).
-struct ProfileThreadsWarningPass
-    : public PassWrapper<ProfileThreadsWarningPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ProfileThreadsWarningPass)
+struct CostWarningsPass
+    : public PassWrapper<CostWarningsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CostWarningsPass)
 
-  explicit ProfileThreadsWarningPass(
-      std::shared_ptr<ProfileThreadsReport> report)
-      : report(std::move(report)) {}
+  explicit CostWarningsPass(std::shared_ptr<CostWarnings> warnings)
+      : warnings(std::move(warnings)) {}
 
-  StringRef getArgument() const override { return "fuel-warn-profile-threads"; }
+  StringRef getArgument() const override { return "fuel-warn-costs"; }
   StringRef getDescription() const override {
-    return "Warn once about profile measurements held only under other "
-           "pool sizes";
+    return "Warn once per module about prior rates and about profile "
+           "measurements held only under other pool sizes";
   }
   void runOnOperation() override {
-    ThreadMisses misses = report->take(getOperation());
-    if (misses.nodes)
-      misses.warn();
+    warnings->take(getOperation()).warn();
     markAllAnalysesPreserved();
   }
 
-  std::shared_ptr<ProfileThreadsReport> report;
+  std::shared_ptr<CostWarnings> warnings;
 };
 
 /// The priced set of one distinct (set, shape) pair, or why it failed.
@@ -306,8 +347,8 @@ void AnnotateCostsPass::runOnOperation() {
   settings.poolThreads = profileThreads;
 
   llvm::StringMap<Priced> memo;
-  llvm::StringSet<> warned;
-  ThreadMisses threadMisses;
+  CostWarnings::Found found;
+  CostWarnings::Misses &threadMisses = found.misses;
   threadMisses.profile = profile;
   threadMisses.profileThreads = profileThreads;
   bool failedAny = false;
@@ -407,42 +448,43 @@ void AnnotateCostsPass::runOnOperation() {
     }
     numPriced += result.numPriced;
     numPriors += result.numPriors;
-    // Priors are warned about once per device and dtype in a function.
+    // Priors are warned about once per device and dtype, at the first node
+    // priced with one.
     for (const std::string &line : result.priors)
-      if (warned.insert(line).second)
-        node.emitWarning() << line;
+      found.priors.add(line, node.getLoc());
     if (result.set != set) {
       node.setAlternativesAttr(result.set);
       changed = true;
     }
   }
+  // The priors and a profile measured under another thread count than the
+  // plan's: warned once per function, or once per module through
+  // `warnings`. Alone, the pass warns of the priors even when a node failed.
+  if (!warnings)
+    found.priors.warn();
   if (failedAny)
     return signalPassFailure();
-  // A profile measured under another thread count than the plan's: one
-  // warning per function, or per module through the report.
-  if (threadMisses.nodes) {
-    if (report)
-      report->add(func, std::move(threadMisses));
-    else
-      threadMisses.warn();
-  }
+  if (warnings)
+    warnings->add(func, std::move(found));
+  else if (threadMisses.nodes)
+    threadMisses.warn();
   // Nothing changed: keep the analyses, and let the pass manager skip
   // verifying an unchanged function.
   if (!changed)
     markAllAnalysesPreserved();
 }
 
-std::shared_ptr<ProfileThreadsReport> mlir::fuel::createProfileThreadsReport() {
-  return std::make_shared<ProfileThreadsReport>();
+std::shared_ptr<CostWarnings> mlir::fuel::createCostWarnings() {
+  return std::make_shared<CostWarnings>();
 }
 
 std::unique_ptr<Pass> mlir::fuel::createFuelAnnotateCostsPass(
     const FuelAnnotateCostsPassOptions &options,
-    std::shared_ptr<ProfileThreadsReport> report) {
-  return std::make_unique<AnnotateCostsPass>(options, std::move(report));
+    std::shared_ptr<CostWarnings> warnings) {
+  return std::make_unique<AnnotateCostsPass>(options, std::move(warnings));
 }
 
-std::unique_ptr<Pass> mlir::fuel::createProfileThreadsWarningPass(
-    std::shared_ptr<ProfileThreadsReport> report) {
-  return std::make_unique<ProfileThreadsWarningPass>(std::move(report));
+std::unique_ptr<Pass>
+mlir::fuel::createCostWarningsPass(std::shared_ptr<CostWarnings> warnings) {
+  return std::make_unique<CostWarningsPass>(std::move(warnings));
 }

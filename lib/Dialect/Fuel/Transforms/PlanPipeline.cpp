@@ -93,16 +93,12 @@ static OpPassManager &buildCandidates(OpPassManager &pm,
   annotate.profile = options.profile;
   annotate.profileThreads = options.profileThreads;
   annotate.explain = options.explain;
-  if (options.profile.empty()) {
-    fpm.addPass(createFuelAnnotateCostsPass(annotate));
-  } else {
-    // A profile measured under other pool sizes: one warning per module,
-    // after every function's pass (this module pass follows the function
-    // stages).
-    std::shared_ptr<ProfileThreadsReport> report = createProfileThreadsReport();
-    fpm.addPass(createFuelAnnotateCostsPass(annotate, report));
-    pm.addPass(createProfileThreadsWarningPass(report));
-  }
+  // Prior rates, and a profile measured under other pool sizes: one warning
+  // per module, after every function's pass (this module pass follows the
+  // function stages).
+  std::shared_ptr<CostWarnings> warnings = createCostWarnings();
+  fpm.addPass(createFuelAnnotateCostsPass(annotate, warnings));
+  pm.addPass(createCostWarningsPass(warnings));
   fpm.addPass(createFuelRankCandidatesPass());
   FuelRetainFrontierPassOptions retain;
   retain.keepPerDevice = options.keepPerDevice;

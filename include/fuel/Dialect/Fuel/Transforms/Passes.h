@@ -43,27 +43,28 @@ inline llvm::cl::ValuesClass placementAlgorithmValues() {
 #define GEN_PASS_DECL
 #include "fuel/Dialect/Fuel/Transforms/Passes.h.inc"
 
-/// The nodes whose measurements a profile database holds only under other
-/// pool sizes than `profile-threads`, gathered by fuel-annotate-costs across
-/// the functions of a module (which may run on several threads) so that
-/// one warning names them for the whole module.
-class ProfileThreadsReport;
+/// What fuel-annotate-costs warns about once per module, gathered across the
+/// functions of a module (which may run on several threads): each (device,
+/// dtype) priced with a prior rate (SEMANTICS §3 step 6), and the nodes
+/// whose measurements a profile database holds only under other pool sizes
+/// than `profile-threads`.
+class CostWarnings;
 
-/// A new, empty report.
-std::shared_ptr<ProfileThreadsReport> createProfileThreadsReport();
+/// A new, empty CostWarnings.
+std::shared_ptr<CostWarnings> createCostWarnings();
 
-/// fuel-annotate-costs handing what it finds to `report` instead of warning
-/// once per function (its clones share the report).
+/// fuel-annotate-costs handing what it warns about to `warnings` instead of
+/// warning once per function (its clones share `warnings`).
 std::unique_ptr<Pass>
 createFuelAnnotateCostsPass(const FuelAnnotateCostsPassOptions &options,
-                            std::shared_ptr<ProfileThreadsReport> report);
+                            std::shared_ptr<CostWarnings> warnings);
 
-/// A module pass that warns once from `report`, at the first such node of
-/// the module's functions in order, and empties it; it runs after the
-/// function passes that fill the report (fuel-plan and fuel-plan-candidates
-/// run the two when given a profile).
+/// A module pass that warns once per module from `warnings` (each warning
+/// at the first node of the module's functions in order that it concerns)
+/// and empties it; it runs after the function passes that fill `warnings`
+/// (fuel-plan and fuel-plan-candidates run the two).
 std::unique_ptr<Pass>
-createProfileThreadsWarningPass(std::shared_ptr<ProfileThreadsReport> report);
+createCostWarningsPass(std::shared_ptr<CostWarnings> warnings);
 
 /// Makes the planning passes run in `ctx` (fuel-enumerate-candidates,
 /// fuel-annotate-costs and the pipelines that contain them) read `registry`

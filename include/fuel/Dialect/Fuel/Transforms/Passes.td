@@ -234,8 +234,9 @@ def FuelAnnotateCostsPass
     `fuel-enumerate-candidates`.
 
     Where the topology lacks a rate the priors of SEMANTICS §3 step 6 apply,
-    with one warning per (device, dtype) per function. Transfers play no part
-    here.
+    with one warning per (device, dtype), at the first node priced with it:
+    per function when the pass runs alone, once per module within
+    `fuel-plan` (after the function stages). Transfers play no part here.
 
     With `profile=FILE` (SEMANTICS §3 step 7, docs/PROFILE-DB.md) each
     candidate's measurement key is built — kernel id and revision, op kind,
