@@ -23,7 +23,25 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
-std::string quoted(const std::string &s) { return "\"" + s + "\""; }
+/// `s` in double quotes, with `"` and `\` escaped and every other byte
+/// outside printable ASCII as \xNN: names come from the file (an ONNX
+/// input's name may hold anything), and one entry stays one line.
+std::string quoted(const std::string &s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20 || c >= 0x7f) {
+      char buf[5];
+      std::snprintf(buf, sizeof(buf), "\\x%02x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
 
 std::string deviceName(const Program &p, uint32_t index) {
   if (index < p.devices.size())

@@ -108,7 +108,8 @@ def parse_tensor_type(text):
     return tuple(int(p) for p in parts[:-1]), dtype
 
 
-TENSOR_LINE = re.compile(r'^\s*\[(\d+)\] "([^"]*)" (\S+) on (\S+) buffer')
+TENSOR_LINE = re.compile(
+    r'^\s*\[(\d+)\] "((?:[^"\\]|\\.)*)" (\S+) on (\S+) buffer')
 DISPATCH_LINE = re.compile(
     r'^\s*\[(\d+)\] dispatch .*\| node (-?\d+) "([^"]*)" "([^"]*)" '
     r'"([^"]*)" revision')
@@ -268,13 +269,14 @@ def self_test():
     assert compare("t", i, np.array([1, 2]), 0, 0) is None
     assert compare("t", i, np.array([1, 3]), 1, 1) is not None, "ints exact"
     dump = ('inputs 2\n  [0] "a" 3x5xf32 on cpu buffer 0\n'
-            '  [1] "b" f32 on cpu buffer 1\noutputs 1\n'
+            '  [1] "b \\"q\\" c" f32 on cpu buffer 1\noutputs 1\n'
             '  [0] "r" 3x5xi32 on cpu buffer 2\ncommands 1\n'
             '  [0] dispatch module 0 kernel 0 on cpu grid 1x1x1 b0[0,60) '
             '| node 4 "matmul" "cpu.generated.matmul_f32" "generated" '
             'revision 0x1 predicted 10 ns\n')
     ins, outs, ds = parse_dump(dump)
-    assert ins == [("a", (3, 5), "f32"), ("b", (), "f32")], ins
+    # A name as --dump escapes it (quotes, spaces) stays one entry.
+    assert ins == [("a", (3, 5), "f32"), ('b \\"q\\" c', (), "f32")], ins
     assert outs == [("r", (3, 5), "i32")], outs
     assert ds == [{"command": 0, "node": 4, "op": "matmul",
                    "kernel": "cpu.generated.matmul_f32",

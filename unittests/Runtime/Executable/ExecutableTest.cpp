@@ -1120,4 +1120,20 @@ TEST(DescribeTest, UnverifiedIndicesPrint) {
       << text;
 }
 
+TEST(DescribeTest, NamesAreEscapedOnOneLine) {
+  // An input's name comes from the file (an ONNX model's input names are
+  // any string): quotes and backslashes are escaped, control and non-ASCII
+  // bytes printed as \xNN, so an entry stays one line that parses back.
+  Program p;
+  p.function = "f";
+  TensorSpec t;
+  t.name = "a\"b\\c\nd\xc3\xa9";
+  p.inputs.push_back(t);
+  std::string text = describeProgram(p);
+  EXPECT_NE(text.find("\"a\\\"b\\\\c\\x0ad\\xc3\\xa9\""),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("c\nd"), std::string::npos) << text;
+}
+
 } // namespace
