@@ -10,14 +10,14 @@
 // RUN:   --fuel-outline-kernels --fuel-apply-schedules="cuda-matmul=tiled" | FileCheck %s --check-prefix=TILED
 
 // Tests the options of the CUDA fast schedules: an unknown `cuda-matmul`
-// or `cuda-row-schedule` is an error naming the option and its values (the
-// fast row schedule is spelled 'warp' on CUDA); `cuda-matmul=per-element`
+// or `cuda-row-schedule` is refused by the option parser, naming the
+// option and the value (the fast row schedule is spelled 'warp' on CUDA); `cuda-matmul=per-element`
 // keeps the per-element schedule with no record; under `auto` a matmul
 // smaller than one 64 x 128 tile keeps it with the reason as
 // fuel.cuda_schedule_note; `tiled` takes the shared-memory schedule anyway.
 
-// MATMUL: error: fuel-apply-schedules: cuda-matmul must be 'auto', 'tiled' or 'per-element', got 'fast'
-// ROWS: error: fuel-apply-schedules: 'cuda-row-schedule' is 'subgroup'; expected 'auto', 'warp' or 'per-element'
+// MATMUL: for the --cuda-matmul option: Cannot find option named 'fast'!
+// ROWS: for the --cuda-row-schedule option: Cannot find option named 'subgroup'!
 // PER: func.func @matmul_0(
 // PER-NOT: fuel.cuda_matmul
 // SMALL: func.func @matmul_0(

@@ -45,7 +45,7 @@
 // BLOCK2: fuel.vulkan_matmul = {{{.*}}block = array<i64: 2, 2>{{.*}}tile = array<i64: 32, 32, 64>}
 // BLOCK2-SAME: fuel.workgroup_size = array<i64: 16, 16, 1>
 
-// BAD-OPTION: error: fuel-apply-schedules: vulkan-matmul must be 'auto', 'tiled' or 'per-element', got 'fast'
+// BAD-OPTION: for the --vulkan-matmul option: Cannot find option named 'fast'!
 
 func.func @matmul(%a: tensor<37x53xf32>, %b: tensor<53x29xf32>) -> tensor<37x29xf32> {
   %zero = arith.constant 0.0 : f32

@@ -15,7 +15,7 @@
 
 // MISSING: error: kernel @reduce_0 (vulkan.generated.reduce_f32): the subgroup row schedule of 37 x 101: the device's gpu_limits give no 'shared_memory_bytes'
 // SMALL: error: kernel @reduce_0 (vulkan.generated.reduce_f32): the subgroup row schedule of 37 x 101: reduction tiling: a subgroup of 64 (subgroup_size) exceeds the workgroup limit of 32 invocations (max_workgroup_invocations, max_workgroup_size[0])
-// MODE: error: fuel-apply-schedules: 'vulkan-row-schedule' is 'fast'; expected 'auto', 'subgroup' or 'per-element'
+// MODE: for the --vulkan-row-schedule option: Cannot find option named 'fast'!
 // PER: func.func @reduce_0
 // PER-NOT: fuel.row_kernel
 

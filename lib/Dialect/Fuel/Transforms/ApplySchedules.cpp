@@ -39,7 +39,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -666,43 +665,6 @@ struct ApplySchedulesPass
     return kind && kind.getValue() == "conv2d";
   }
 
-  /// The GPU matmul schedule an option names; an error at the module for
-  /// any other value.
-  FailureOr<GpuMatmulSchedule> parseMatmulSchedule(StringRef option,
-                                                   StringRef value) {
-    std::optional<GpuMatmulSchedule> mode =
-        llvm::StringSwitch<std::optional<GpuMatmulSchedule>>(value)
-            .Case("auto", GpuMatmulSchedule::Automatic)
-            .Case("tiled", GpuMatmulSchedule::Tiled)
-            .Case("per-element", GpuMatmulSchedule::PerElement)
-            .Default(std::nullopt);
-    if (!mode)
-      return getOperation().emitError()
-             << "fuel-apply-schedules: " << option
-             << " must be 'auto', 'tiled' or 'per-element', got '" << value
-             << "'";
-    return *mode;
-  }
-
-  /// The row schedule an option names (`subgroupName` is the fast one's
-  /// spelling: 'subgroup' on Vulkan, 'warp' on CUDA); an error at the
-  /// module for any other value.
-  FailureOr<RowScheduleMode> parseRowSchedule(StringRef option, StringRef value,
-                                              StringRef subgroupName) {
-    std::optional<RowScheduleMode> mode;
-    if (value == "auto")
-      mode = RowScheduleMode::Auto;
-    else if (value == subgroupName)
-      mode = RowScheduleMode::Subgroup;
-    else if (value == "per-element")
-      mode = RowScheduleMode::PerElement;
-    if (!mode)
-      return getOperation().emitError()
-             << "fuel-apply-schedules: '" << option << "' is '" << value
-             << "'; expected 'auto', '" << subgroupName << "' or 'per-element'";
-    return *mode;
-  }
-
   /// Gives a GPU kernel its fast schedule where one applies: the row
   /// schedule (a row reduction or softmax), the shared-memory matmul or
   /// conv2d (GpuMatmul.h); true when it took one, whose body the target's
@@ -729,17 +691,6 @@ struct ApplySchedulesPass
 
   void runOnOperation() override {
     ModuleOp root = getOperation();
-    FailureOr<GpuMatmulSchedule> vulkanMatmulMode =
-        parseMatmulSchedule("vulkan-matmul", vulkanMatmul);
-    FailureOr<GpuMatmulSchedule> cudaMatmulMode =
-        parseMatmulSchedule("cuda-matmul", cudaMatmul);
-    FailureOr<RowScheduleMode> vulkanRowMode = parseRowSchedule(
-        "vulkan-row-schedule", vulkanRowSchedule.getValue(), "subgroup");
-    FailureOr<RowScheduleMode> cudaRowMode =
-        parseRowSchedule("cuda-row-schedule", cudaRowSchedule, "warp");
-    if (failed(vulkanMatmulMode) || failed(cudaMatmulMode) ||
-        failed(vulkanRowMode) || failed(cudaRowMode))
-      return signalPassFailure();
     unsigned vulkanBlock =
         vulkanMatmulBlock ? vulkanMatmulBlock : kGpuMatmulDefaultBlock;
     unsigned cudaBlock =
@@ -785,9 +736,9 @@ struct ApplySchedulesPass
         // matmul, batch_matmul or conv2d the shared-memory one
         // (GpuMatmul.cpp); convert-fuel-to-spirv builds their bodies.
         FailureOr<bool> fast = scheduleFastGpuKernel(
-            kernel, limits ? &*limits : nullptr, *vulkanRowMode,
-            kVulkanMaxWorkgroupCount, /*rowNote=*/{}, *vulkanMatmulMode,
-            vulkanBlock, vulkanMatmulTarget());
+            kernel, limits ? &*limits : nullptr, vulkanRowSchedule,
+            kVulkanMaxWorkgroupCount, /*rowNote=*/{}, vulkanMatmul, vulkanBlock,
+            vulkanMatmulTarget());
         if (failed(fast))
           return signalPassFailure();
         if (*fast)
@@ -811,8 +762,8 @@ struct ApplySchedulesPass
         if (!kernel->hasAttr(kernel_attr::kSchedule))
           continue;
         FailureOr<bool> fast = scheduleFastGpuKernel(
-            kernel, &limits, *cudaRowMode, kCudaMaxGridX,
-            kernel_attr::kCudaScheduleNote, *cudaMatmulMode, cudaBlock,
+            kernel, &limits, cudaRowSchedule, kCudaMaxGridX,
+            kernel_attr::kCudaScheduleNote, cudaMatmul, cudaBlock,
             cudaMatmulTarget());
         if (failed(fast))
           return signalPassFailure();

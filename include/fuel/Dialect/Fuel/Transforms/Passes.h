@@ -9,6 +9,8 @@
 #define FUEL_DIALECT_FUEL_TRANSFORMS_PASSES_H
 
 #include "fuel/Dialect/Fuel/IR/FuelDialect.h"
+#include "fuel/Dialect/Fuel/Transforms/GpuMatmul.h"
+#include "fuel/Dialect/Fuel/Transforms/VulkanRowKernels.h"
 #include "fuel/Planner/Placement.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

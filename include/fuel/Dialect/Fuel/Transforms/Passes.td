@@ -772,7 +772,7 @@ def FuelApplySchedulesPass
     cuda kernel takes its `@cuda` or `@gpu` sequence.
 
     An unknown `vulkan-matmul`, `cuda-matmul`, `vulkan-row-schedule` or
-    `cuda-row-schedule` value is an error at the module.
+    `cuda-row-schedule` value is refused when the options are parsed.
 
     Known limits: one kernel at a time (payload root = the function), so
     schedules never see two kernels; the workspace is always 0; a matmul
@@ -793,30 +793,64 @@ def FuelApplySchedulesPass
            "LLVM features with target-cpu (e.g. +avx2,+fma)">,
     Option<"targetTriple", "target-triple", "std::string", "\"\"",
            "Target triple with target-cpu (default: the host's)">,
-    Option<"vulkanMatmul", "vulkan-matmul", "std::string", "\"auto\"",
+    Option<"vulkanMatmul", "vulkan-matmul", "::mlir::fuel::GpuMatmulSchedule",
+           "::mlir::fuel::GpuMatmulSchedule::Automatic",
            "Vulkan matmul and batch_matmul kernels: 'auto' (the "
            "shared-memory schedule where the kernel and the device's limits "
-           "allow it) or 'per-element' (always the per-element schedule)">,
+           "allow it) or 'per-element' (always the per-element schedule)",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::fuel::GpuMatmulSchedule::Automatic, "auto",
+                        "the shared-memory schedule where the kernel and the "
+                        "limits allow it and the matmul fills one tile"),
+             clEnumValN(::mlir::fuel::GpuMatmulSchedule::Tiled, "tiled",
+                        "the shared-memory schedule wherever it applies"),
+             clEnumValN(::mlir::fuel::GpuMatmulSchedule::PerElement,
+                        "per-element", "always the per-element schedule"))}]>,
     Option<"vulkanMatmulBlock", "vulkan-matmul-block", "unsigned", "0",
            "Elements of C per invocation, along M and along N, of the "
            "shared-memory matmul (0: the default, 4)">,
-    Option<"cudaMatmul", "cuda-matmul", "std::string", "\"auto\"",
+    Option<"cudaMatmul", "cuda-matmul", "::mlir::fuel::GpuMatmulSchedule",
+           "::mlir::fuel::GpuMatmulSchedule::Automatic",
            "CUDA matmul, batch_matmul and conv2d kernels: 'auto' (the "
            "shared-memory schedule where the kernel and the device's limits "
            "allow it and the matmul fills one tile), 'tiled' (also for "
-           "smaller ones) or 'per-element'">,
+           "smaller ones) or 'per-element'",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::fuel::GpuMatmulSchedule::Automatic, "auto",
+                        "the shared-memory schedule where the kernel and the "
+                        "limits allow it and the matmul fills one tile"),
+             clEnumValN(::mlir::fuel::GpuMatmulSchedule::Tiled, "tiled",
+                        "the shared-memory schedule wherever it applies"),
+             clEnumValN(::mlir::fuel::GpuMatmulSchedule::PerElement,
+                        "per-element", "always the per-element schedule"))}]>,
     Option<"cudaMatmulBlock", "cuda-matmul-block", "unsigned", "0",
            "Elements of C per thread, along M and along N, of the CUDA "
            "shared-memory matmul (0: the default, 4)">,
-    Option<"cudaRowSchedule", "cuda-row-schedule", "std::string",
-           "\"auto\"",
+    Option<"cudaRowSchedule", "cuda-row-schedule",
+           "::mlir::fuel::RowScheduleMode",
+           "::mlir::fuel::RowScheduleMode::Auto",
            "Row reductions and softmax on CUDA: 'auto' (by the measured "
            "rule, fuel::target::chooseRowSchedule), 'warp' (warp shuffles "
-           "whenever the kernel matches) or 'per-element'">,
-    Option<"vulkanRowSchedule", "vulkan-row-schedule", "std::string",
-           "\"auto\"",
+           "whenever the kernel matches) or 'per-element'",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::fuel::RowScheduleMode::Auto, "auto",
+                        "by the measured rule"),
+             clEnumValN(::mlir::fuel::RowScheduleMode::Subgroup, "warp",
+                        "warp shuffles whenever the kernel matches"),
+             clEnumValN(::mlir::fuel::RowScheduleMode::PerElement,
+                        "per-element", "always the per-element schedule"))}]>,
+    Option<"vulkanRowSchedule", "vulkan-row-schedule",
+           "::mlir::fuel::RowScheduleMode",
+           "::mlir::fuel::RowScheduleMode::Auto",
            "Row reductions and softmax on Vulkan: 'auto' (by the measured "
-           "rule), 'subgroup' or 'per-element'">,
+           "rule), 'subgroup' or 'per-element'",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::fuel::RowScheduleMode::Auto, "auto",
+                        "by the measured rule"),
+             clEnumValN(::mlir::fuel::RowScheduleMode::Subgroup, "subgroup",
+                        "subgroup operations whenever the kernel matches"),
+             clEnumValN(::mlir::fuel::RowScheduleMode::PerElement,
+                        "per-element", "always the per-element schedule"))}]>,
   ];
 }
 
