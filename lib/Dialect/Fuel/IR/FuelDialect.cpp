@@ -232,6 +232,15 @@ LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' belongs on a function";
     return success();
   }
+  // fuel-annotate-costs' deferred warnings, for fuel-warn-costs, which
+  // checks the entries (docs/FuelPasses.md).
+  if (name == "fuel.cost_warnings") {
+    if (!isa<DictionaryAttr>(value) || !isa<FunctionOpInterface>(op))
+      return op->emitError()
+             << "'" << name << "' must be a dictionary on a function, got "
+             << value;
+    return success();
+  }
   if (name == kResidencyAttrName)
     return op->emitError() << "'" << name
                            << "' belongs on function arguments and results, "

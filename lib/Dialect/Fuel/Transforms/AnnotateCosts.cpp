@@ -8,7 +8,7 @@
 // is fuel::target::priceCandidate's; this pass reads the node's figures,
 // takes the registry from the context (Passes.h, getKernelRegistry) and
 // writes the priced set. A device priced with a prior rate is warned about
-// once per (device, dtype): per function, or, in fuel-plan, per module.
+// once per (device, dtype) per function.
 //
 // With `profile`, SEMANTICS §3 step 7: each priced candidate's measurement
 // key (ProfileKey.h) is looked up in the profile database; a hit replaces
@@ -16,15 +16,18 @@
 // (§6), which fuel-rank-candidates applies. A miss whose key the database
 // holds under other pool sizes is counted: a profile measured with another
 // thread count than the plan is priced for (`profile-threads`) is warned
-// about once per function, or, in fuel-plan, once per module (the
-// CostWarnings that the functions' passes fill and the pass that warns from
-// it, below).
+// about once per function.
+//
+// With `defer-warnings` (fuel-plan) the pass records both on the function
+// as `fuel.cost_warnings` (CostWarnings.h) instead, and fuel-warn-costs
+// (WarnCosts.cpp) warns of them once per module.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuel/Dialect/Fuel/Transforms/Passes.h"
 
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
+#include "fuel/Dialect/Fuel/Transforms/CostWarnings.h"
 #include "fuel/Dialect/Fuel/Transforms/NodeAnalysis.h"
 #include "fuel/Dialect/Fuel/Transforms/PlanState.h"
 #include "fuel/Dialect/Fuel/Transforms/ProfileKey.h"
@@ -32,15 +35,12 @@
 #include "fuel/Planner/Numbers.h"
 #include "fuel/Target/Candidates.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 #include <limits>
-#include <map>
-#include <mutex>
 
 namespace mlir::fuel {
 #define GEN_PASS_DEF_FUELANNOTATECOSTSPASS
@@ -54,158 +54,11 @@ using namespace mlir::fuel;
 namespace plan = ::fuel::plan;
 namespace target = ::fuel::target;
 
-/// What fuel-annotate-costs warns about once per module, found per function
-/// and kept until the module's warning pass takes it: the prior rates used
-/// (SEMANTICS §3 step 6) and a profile measured under other pool sizes
-/// (§3 step 7). Functions run on several threads, hence the lock.
-class mlir::fuel::CostWarnings {
-public:
-  /// The priors of a function (or, merged, of a module): each describePriors
-  /// line, one per (device, dtype), once, at the first node priced with it.
-  struct Priors {
-    std::vector<std::pair<std::string, Location>> lines;
-
-    /// Notes `line` at `at` unless it is noted already.
-    void add(const std::string &line, Location at) {
-      if (!llvm::any_of(lines, [&](const auto &l) { return l.first == line; }))
-        lines.emplace_back(line, at);
-    }
-
-    /// Adds `other` (a later function's) to these.
-    void merge(const Priors &other) {
-      for (const auto &[line, at] : other.lines)
-        add(line, at);
-    }
-
-    /// One warning per line, in the order they were first met.
-    void warn() const {
-      for (const auto &[line, at] : lines)
-        mlir::emitWarning(at) << line;
-    }
-  };
-
-  /// The nodes of a function (or, merged, of a module) whose measurements the
-  /// profile holds only under other pool sizes than the plan's.
-  struct Misses {
-    std::string profile;
-    int64_t profileThreads = 1;
-    uint64_t nodes = 0;
-    /// Per pool size, the nodes with a missed candidate held under it.
-    std::map<int64_t, uint64_t> nodesPerPoolSize;
-    /// The first such node, where the warning points.
-    std::optional<Location> first;
-
-    /// Adds `other` (a later function's) to these.
-    void merge(const Misses &other) {
-      if (!first) {
-        profile = other.profile;
-        profileThreads = other.profileThreads;
-        first = other.first;
-      }
-      nodes += other.nodes;
-      for (const auto &[threads, n] : other.nodesPerPoolSize)
-        nodesPerPoolSize[threads] += n;
-    }
-
-    /// The warning: the pool sizes, and the setting that would use them (the
-    /// pool size most nodes were measured under; ties: the smallest).
-    void warn() const {
-      int64_t best = nodesPerPoolSize.begin()->first;
-      for (const auto &[threads, n] : nodesPerPoolSize)
-        if (n > nodesPerPoolSize.at(best))
-          best = threads;
-      InFlightDiagnostic diag = mlir::emitWarning(*first);
-      diag << "the profile '" << profile << "' holds measurements for " << nodes
-           << " node(s) only under cpu threads ";
-      llvm::interleave(
-          nodesPerPoolSize, [&](const auto &e) { diag << e.first; },
-          [&] { diag << ", "; });
-      diag << ", not under the " << profileThreads
-           << " this plan is priced for (profile-threads=" << profileThreads
-           << "); plan with profile-threads=" << best
-           << " for executables run with fuel-run --threads=" << best
-           << ", or measure with fuel-judge --cpu-threads=" << profileThreads;
-    }
-  };
-
-  /// Everything a function (or a module) warns about.
-  struct Found {
-    Priors priors;
-    Misses misses;
-
-    /// Adds `other` (a later function's) to these.
-    void merge(const Found &other) {
-      priors.merge(other.priors);
-      misses.merge(other.misses);
-    }
-
-    /// The warnings: the priors, then the misses.
-    void warn() const {
-      priors.warn();
-      if (misses.nodes)
-        misses.warn();
-    }
-  };
-
-  /// Keeps what `func`'s pass found (replacing an earlier run's).
-  void add(Operation *func, Found found) {
-    std::lock_guard<std::mutex> lock(mutex);
-    functions[func] = std::move(found);
-  }
-
-  /// The findings of `module`'s functions merged in function order (so the
-  /// warnings are the same at any thread count); forgets every finding.
-  Found take(ModuleOp module) {
-    std::lock_guard<std::mutex> lock(mutex);
-    Found out;
-    for (func::FuncOp f : module.getOps<func::FuncOp>()) {
-      auto it = functions.find(f.getOperation());
-      if (it != functions.end())
-        out.merge(it->second);
-    }
-    functions.clear();
-    return out;
-  }
-
-private:
-  std::mutex mutex;
-  llvm::DenseMap<Operation *, Found> functions;
-};
-
 namespace {
 struct AnnotateCostsPass
     : public mlir::fuel::impl::FuelAnnotateCostsPassBase<AnnotateCostsPass> {
   using Base::Base;
-  AnnotateCostsPass(const FuelAnnotateCostsPassOptions &options,
-                    std::shared_ptr<CostWarnings> warnings)
-      : Base(options), warnings(std::move(warnings)) {}
   void runOnOperation() override;
-
-  /// Where a function's findings go; null: warned per function. Shared by
-  /// the clones that run the functions.
-  std::shared_ptr<CostWarnings> warnings;
-};
-
-/// Warns once for the module from the CostWarnings that the
-/// fuel-annotate-costs passes nested in it fill (fuel-plan's last step).
-struct CostWarningsPass
-    : public PassWrapper<CostWarningsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CostWarningsPass)
-
-  explicit CostWarningsPass(std::shared_ptr<CostWarnings> warnings)
-      : warnings(std::move(warnings)) {}
-
-  StringRef getArgument() const override { return "fuel-warn-costs"; }
-  StringRef getDescription() const override {
-    return "Warn once per module about prior rates and about profile "
-           "measurements held only under other pool sizes";
-  }
-  void runOnOperation() override {
-    warnings->take(getOperation()).warn();
-    markAllAnalysesPreserved();
-  }
-
-  std::shared_ptr<CostWarnings> warnings;
 };
 
 /// The priced set of one distinct (set, shape) pair, or why it failed.
@@ -347,8 +200,8 @@ void AnnotateCostsPass::runOnOperation() {
   settings.poolThreads = profileThreads;
 
   llvm::StringMap<Priced> memo;
-  CostWarnings::Found found;
-  CostWarnings::Misses &threadMisses = found.misses;
+  CostWarnings found;
+  CostWarnings::ProfileMisses threadMisses;
   threadMisses.profile = profile;
   threadMisses.profileThreads = profileThreads;
   bool failedAny = false;
@@ -427,8 +280,8 @@ void AnnotateCostsPass::runOnOperation() {
     }
     numMeasured += result.measured.size();
     if (!result.elsewhere.empty()) {
-      if (!threadMisses.first)
-        threadMisses.first = node.getLoc();
+      if (!threadMisses.at)
+        threadMisses.at = node.getLoc();
       ++threadMisses.nodes;
       for (int64_t threads : result.elsewhere)
         ++threadMisses.nodesPerPoolSize[threads];
@@ -451,40 +304,36 @@ void AnnotateCostsPass::runOnOperation() {
     // Priors are warned about once per device and dtype, at the first node
     // priced with one.
     for (const std::string &line : result.priors)
-      found.priors.add(line, node.getLoc());
+      found.addPrior(line, node.getLoc());
     if (result.set != set) {
       node.setAlternativesAttr(result.set);
       changed = true;
     }
   }
   // The priors and a profile measured under another thread count than the
-  // plan's: warned once per function, or once per module through
-  // `warnings`. Alone, the pass warns of the priors even when a node failed.
-  if (!warnings)
-    found.priors.warn();
+  // plan's: warned once per function, or recorded for fuel-warn-costs to
+  // warn of once per module. The pass warns of the priors even when a node
+  // failed; a failed function records nothing.
+  if (!deferWarnings)
+    found.warnPriors();
   if (failedAny)
     return signalPassFailure();
-  if (warnings)
-    warnings->add(func, std::move(found));
-  else if (threadMisses.nodes)
-    threadMisses.warn();
+  if (threadMisses.nodes)
+    found.addMisses(threadMisses);
+  if (!deferWarnings) {
+    found.warnMisses();
+  } else if (found.empty()) {
+    if (func->removeAttr(kCostWarningsAttrName))
+      changed = true;
+  } else {
+    DictionaryAttr record = found.toAttr(ctx);
+    if (func->getAttr(kCostWarningsAttrName) != record) {
+      func->setAttr(kCostWarningsAttrName, record);
+      changed = true;
+    }
+  }
   // Nothing changed: keep the analyses, and let the pass manager skip
   // verifying an unchanged function.
   if (!changed)
     markAllAnalysesPreserved();
-}
-
-std::shared_ptr<CostWarnings> mlir::fuel::createCostWarnings() {
-  return std::make_shared<CostWarnings>();
-}
-
-std::unique_ptr<Pass> mlir::fuel::createFuelAnnotateCostsPass(
-    const FuelAnnotateCostsPassOptions &options,
-    std::shared_ptr<CostWarnings> warnings) {
-  return std::make_unique<AnnotateCostsPass>(options, std::move(warnings));
-}
-
-std::unique_ptr<Pass>
-mlir::fuel::createCostWarningsPass(std::shared_ptr<CostWarnings> warnings) {
-  return std::make_unique<CostWarningsPass>(std::move(warnings));
 }

@@ -93,12 +93,13 @@ static OpPassManager &buildCandidates(OpPassManager &pm,
   annotate.profile = options.profile;
   annotate.profileThreads = options.profileThreads;
   annotate.explain = options.explain;
-  // Prior rates, and a profile measured under other pool sizes: one warning
-  // per module, after every function's pass (this module pass follows the
-  // function stages).
-  std::shared_ptr<CostWarnings> warnings = createCostWarnings();
-  fpm.addPass(createFuelAnnotateCostsPass(annotate, warnings));
-  pm.addPass(createCostWarningsPass(warnings));
+  // Prior rates, and a profile measured under other pool sizes: recorded
+  // per function and warned of once per module by fuel-warn-costs, which
+  // follows the function stages (everything later added to `fpm` runs
+  // before it).
+  annotate.deferWarnings = true;
+  fpm.addPass(createFuelAnnotateCostsPass(annotate));
+  pm.addPass(createFuelWarnCostsPass());
   fpm.addPass(createFuelRankCandidatesPass());
   FuelRetainFrontierPassOptions retain;
   retain.keepPerDevice = options.keepPerDevice;

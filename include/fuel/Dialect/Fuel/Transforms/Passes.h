@@ -45,29 +45,6 @@ inline llvm::cl::ValuesClass placementAlgorithmValues() {
 #define GEN_PASS_DECL
 #include "fuel/Dialect/Fuel/Transforms/Passes.h.inc"
 
-/// What fuel-annotate-costs warns about once per module, gathered across the
-/// functions of a module (which may run on several threads): each (device,
-/// dtype) priced with a prior rate (SEMANTICS §3 step 6), and the nodes
-/// whose measurements a profile database holds only under other pool sizes
-/// than `profile-threads`.
-class CostWarnings;
-
-/// A new, empty CostWarnings.
-std::shared_ptr<CostWarnings> createCostWarnings();
-
-/// fuel-annotate-costs handing what it warns about to `warnings` instead of
-/// warning once per function (its clones share `warnings`).
-std::unique_ptr<Pass>
-createFuelAnnotateCostsPass(const FuelAnnotateCostsPassOptions &options,
-                            std::shared_ptr<CostWarnings> warnings);
-
-/// A module pass that warns once per module from `warnings` (each warning
-/// at the first node of the module's functions in order that it concerns)
-/// and empties it; it runs after the function passes that fill `warnings`
-/// (fuel-plan and fuel-plan-candidates run the two).
-std::unique_ptr<Pass>
-createCostWarningsPass(std::shared_ptr<CostWarnings> warnings);
-
 /// Makes the planning passes run in `ctx` (fuel-enumerate-candidates,
 /// fuel-annotate-costs and the pipelines that contain them) read `registry`
 /// instead of the one built into fuel; nullptr restores the built-in one.

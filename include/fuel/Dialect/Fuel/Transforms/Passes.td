@@ -234,9 +234,8 @@ def FuelAnnotateCostsPass
     `fuel-enumerate-candidates`.
 
     Where the topology lacks a rate the priors of SEMANTICS §3 step 6 apply,
-    with one warning per (device, dtype), at the first node priced with it:
-    per function when the pass runs alone, once per module within
-    `fuel-plan` (after the function stages). Transfers play no part here.
+    with one warning per (device, dtype) per function, at the first node
+    priced with it. Transfers play no part here.
 
     With `profile=FILE` (SEMANTICS §3 step 7, docs/PROFILE-DB.md) each
     candidate's measurement key is built — kernel id and revision, op kind,
@@ -252,8 +251,27 @@ def FuelAnnotateCostsPass
     held under other pool sizes only (the profile was measured with another
     `fuel-judge --cpu-threads` than `profile-threads`), one warning per
     function counts those nodes and names the pool sizes and the
-    `profile-threads` to plan with; within `fuel-plan` the warning comes
-    once per module, after the function stages.
+    `profile-threads` to plan with.
+
+    With `defer-warnings` (as in `fuel-plan`) the pass warns of neither:
+    it records them on the function as the discardable attribute
+    `fuel.cost_warnings` (replacing an earlier run's; none when there is
+    nothing to warn of), and `fuel-warn-costs` warns of them once per
+    module:
+
+    ```mlir
+    func.func @f(...) attributes {fuel.cost_warnings = {
+      priors = [
+        {at = loc("m.mlir":7:8),
+         warning = "device 'cpu' has no peak f32 rate; ..."}
+      ],
+      profile_misses = [
+        {at = loc("m.mlir":9:8), nodes = 2 : i64,
+         nodes_per_pool_size = array<i64: 2, 1>,
+         pool_sizes = array<i64: 2, 4>, profile = "p.db",
+         profile_threads = 1 : i64}
+      ]}}
+    ```
 
     Errors: a candidate whose record vanished from the registry (naming its
     kernel id); a database that cannot be opened, is not a database, has a
@@ -269,13 +287,52 @@ def FuelAnnotateCostsPass
            "(fuel-judge --cpu-threads) and the plan is priced for "
            "(fuel-run --threads)">,
     Option<"explain", "explain", "bool", "false",
-           "Emit a remark per node saying which candidates were measured">
+           "Emit a remark per node saying which candidates were measured">,
+    Option<"deferWarnings", "defer-warnings", "bool", "false",
+           "Record the warnings on the function as 'fuel.cost_warnings' for "
+           "fuel-warn-costs instead of emitting them">
   ];
   let statistics = [
     Statistic<"numPriced", "priced", "Number of candidates priced">,
     Statistic<"numPriors", "priors", "Number of prices that used a prior">,
     Statistic<"numMeasured", "measured",
               "Number of candidates whose time was measured">
+  ];
+}
+
+def FuelWarnCostsPass : Pass<"fuel-warn-costs", "mlir::ModuleOp"> {
+  let summary = "Warns once per module of what fuel-annotate-costs deferred";
+  let description = [{
+    Objective: the module-wide warnings of SEMANTICS §3 steps 6 and 7, the
+    same at any thread count. `fuel-annotate-costs{defer-warnings=true}`
+    runs per function, possibly on several threads, and records what it
+    would warn of on the function as `fuel.cost_warnings` (its description
+    shows the attribute). This pass reads the attribute of every function
+    of the module in function order, merges them and removes them, then
+    warns:
+
+    - each prior (a (device, dtype) priced with a prior rate) once, at the
+      location of its first entry in function then node order;
+    - per profile and `profile-threads`, the nodes whose measurements the
+      profile holds only under other pool sizes, once: at the first such
+      node, counting the nodes of every function and naming the pool sizes
+      and the `profile-threads` most of them were measured under (ties:
+      the smallest).
+
+    `fuel-plan` and `fuel-plan-candidates` run it after the function stages.
+    A module without the attribute is left as it is, without a warning.
+
+    Errors (at the function): a `fuel.cost_warnings` that is not a
+    dictionary of `priors` (a list of `{at = loc(...), warning = "..."}`)
+    and `profile_misses` (a list of `{at, nodes, nodes_per_pool_size,
+    pool_sizes, profile, profile_threads}` with `nodes` and
+    `profile_threads` at least 1, pool sizes ascending, other than
+    `profile_threads`, each with between 1 and `nodes` nodes); nothing is
+    warned of then. Known limits: only the functions directly in the module
+    are read (those `fuel-plan` plans).
+  }];
+  let statistics = [
+    Statistic<"numWarnings", "warnings", "Number of warnings emitted">
   ];
 }
 
