@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Importer.h"
+#include "OnnxNodeContext.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

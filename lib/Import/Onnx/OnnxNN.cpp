@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Importer.h"
+#include "OnnxNodeContext.h"
 #include "OnnxGeometry.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
