@@ -225,11 +225,12 @@ static int recordModule(judge::ProfileDB &db,
   for (mlir::func::FuncOp func : module->getOps<mlir::func::FuncOp>()) {
     if (func.isExternal())
       continue;
-    mlir::FailureOr<std::optional<mlir::fuel::PlanContext>> planCtx =
-        mlir::fuel::planContextFor(func);
-    if (mlir::failed(planCtx))
+    bool unreadable = false;
+    std::optional<mlir::fuel::PlanContext> planCtx =
+        mlir::fuel::planContextFor(func, [&] { unreadable = true; });
+    if (unreadable)
       return 1;
-    if (!*planCtx) {
+    if (!planCtx) {
       func.emitError() << "the module carries no topology; plan it first "
                           "(fuel-plan or fuel-plan-candidates)";
       return 1;
@@ -261,7 +262,7 @@ static int recordModule(judge::ProfileDB &db,
             mlir::fuel::measurementKey(
                 node, c,
                 static_cast<uint32_t>(set.getDecision().getSizeClass()),
-                (*planCtx)->topology, settings),
+                planCtx->topology, settings),
             std::move(m));
       }
     }

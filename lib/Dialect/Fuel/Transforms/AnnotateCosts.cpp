@@ -167,12 +167,10 @@ static Priced price(MLIRContext *ctx, const target::KernelRegistry &registry,
 
 void AnnotateCostsPass::runOnOperation() {
   func::FuncOp func = getOperation();
-  FailureOr<std::optional<PlanContext>> context = planContextFor(func);
-  if (failed(context))
-    return signalPassFailure();
-  if (!*context)
+  std::optional<PlanContext> planCtx =
+      planContextFor(func, [&] { signalPassFailure(); });
+  if (!planCtx)
     return;
-  const PlanContext *planCtx = &**context;
   auto nodes = func.getBody().front().getOps<NodeOp>();
   MLIRContext *ctx = &getContext();
   const target::KernelRegistry &registry = getKernelRegistry(ctx);

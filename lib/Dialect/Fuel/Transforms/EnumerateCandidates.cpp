@@ -59,12 +59,10 @@ static std::vector<target::NodeCoupling> nodeCouplings(NodeOp node) {
 
 void EnumerateCandidatesPass::runOnOperation() {
   func::FuncOp func = getOperation();
-  FailureOr<std::optional<PlanContext>> context = planContextFor(func);
-  if (failed(context))
-    return signalPassFailure();
-  if (!*context)
+  std::optional<PlanContext> planCtx =
+      planContextFor(func, [&] { signalPassFailure(); });
+  if (!planCtx)
     return;
-  const PlanContext *planCtx = &**context;
   auto nodes = func.getBody().front().getOps<NodeOp>();
   MLIRContext *ctx = &getContext();
   const target::KernelRegistry &registry = getKernelRegistry(ctx);

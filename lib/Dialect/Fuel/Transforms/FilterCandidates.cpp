@@ -38,12 +38,10 @@ struct FilterCandidatesPass
 
 void FilterCandidatesPass::runOnOperation() {
   func::FuncOp func = getOperation();
-  FailureOr<std::optional<PlanContext>> context = planContextFor(func);
-  if (failed(context))
-    return signalPassFailure();
-  if (!*context)
+  std::optional<PlanContext> planCtx =
+      planContextFor(func, [&] { signalPassFailure(); });
+  if (!planCtx)
     return;
-  const PlanContext *planCtx = &**context;
   auto nodes = func.getBody().front().getOps<NodeOp>();
   MLIRContext *ctx = &getContext();
   plan::Precision requirement = planCtx->config.getRequirement();

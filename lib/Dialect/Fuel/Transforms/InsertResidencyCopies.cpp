@@ -51,12 +51,10 @@ struct InsertResidencyCopiesPass
 
 void InsertResidencyCopiesPass::runOnOperation() {
   func::FuncOp func = getOperation();
-  FailureOr<std::optional<PlanContext>> context = planContextFor(func);
-  if (failed(context))
-    return signalPassFailure();
-  if (!*context)
+  std::optional<PlanContext> planCtx =
+      planContextFor(func, [&] { signalPassFailure(); });
+  if (!planCtx)
     return;
-  const PlanContext *planCtx = &**context;
   if (failed(verifyResidencies(func, planCtx->devices)))
     return signalPassFailure();
   Block &block = func.getBody().front();

@@ -63,12 +63,10 @@ struct PlacePass : public mlir::fuel::impl::FuelPlacePassBase<PlacePass> {
 
 void PlacePass::runOnOperation() {
   func::FuncOp func = getOperation();
-  FailureOr<std::optional<PlanContext>> context = planContextFor(func);
-  if (failed(context))
-    return signalPassFailure();
-  if (!*context)
+  std::optional<PlanContext> planCtx =
+      planContextFor(func, [&] { signalPassFailure(); });
+  if (!planCtx)
     return;
-  const PlanContext *planCtx = &**context;
   ValueFlow flow = collectFlow(func);
   SmallVector<NodeOp> &nodeOps = flow.nodes;
   // Parsed by the option itself: an unknown name fails at option parsing.

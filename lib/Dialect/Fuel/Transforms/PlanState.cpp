@@ -51,14 +51,17 @@ FailureOr<PlanContext> mlir::fuel::readPlanContext(Operation *op) {
   return ctx;
 }
 
-FailureOr<std::optional<PlanContext>>
-mlir::fuel::planContextFor(func::FuncOp func) {
+std::optional<PlanContext>
+mlir::fuel::planContextFor(func::FuncOp func,
+                           llvm::function_ref<void()> signalFailure) {
   if (func.isExternal() || func.getBody().front().getOps<NodeOp>().empty())
-    return std::optional<PlanContext>();
+    return std::nullopt;
   FailureOr<PlanContext> ctx = readPlanContext(func);
-  if (failed(ctx))
-    return failure();
-  return std::optional<PlanContext>(std::move(*ctx));
+  if (failed(ctx)) {
+    signalFailure();
+    return std::nullopt;
+  }
+  return std::move(*ctx);
 }
 
 /// Clamps an unsigned figure into the attribute's signed field.

@@ -19,6 +19,7 @@
 #include "mlir/IR/Operation.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <vector>
 
 namespace mlir::fuel {
@@ -38,11 +39,14 @@ struct PlanContext {
 /// fuel-attach-topology (or fuel-plan) sets it, and fails.
 FailureOr<PlanContext> readPlanContext(Operation *op);
 
-/// The planning context of a function pass: std::nullopt when `func` has
-/// nothing to plan (a declaration, or no node), otherwise readPlanContext of
-/// the function, which fails with its diagnostic when the module lacks its
-/// topology or configuration.
-FailureOr<std::optional<PlanContext>> planContextFor(func::FuncOp func);
+/// The opening of every planning function pass's run: readPlanContext of
+/// `func`, or std::nullopt when the pass has nothing to do. That is when
+/// `func` has nothing to plan (a declaration, or no node), and when the
+/// module lacks its topology or configuration: then readPlanContext has
+/// emitted its diagnostic and `signalFailure` (the pass's
+/// signalPassFailure) has been called.
+std::optional<PlanContext>
+planContextFor(func::FuncOp func, llvm::function_ref<void()> signalFailure);
 
 /// A coupling adjustment (its `on` device, if any, is the caller's).
 ::fuel::plan::CouplingAdjustment toPlan(CouplingAttr attr);
