@@ -1,11 +1,17 @@
 //===- ApplySchedules.cpp - Run each generated kernel's schedule ----------===//
 //
-// fuel-apply-schedules: for every generated kernel of every cpu executable,
-// the transform-dialect schedule its `fuel.schedule` names (a file of
-// kernels/schedules/cpu/, built into fuel), through the named sequence of the
-// target's ISA class, with the shape parameters the sequence asks for
-// (docs/CPU-CODEGEN.md, "Schedule files"); then canonicalize and CSE, and
-// record the kernel's workgroup grid and workspace.
+// fuel-apply-schedules: for every generated kernel of every cpu, vulkan and
+// cuda executable, the transform-dialect schedule its `fuel.schedule` names
+// (a file of kernels/schedules/, built into fuel), through a named sequence:
+// on the CPU the target's ISA class's, with the shape parameters the sequence
+// asks for (docs/CPU-CODEGEN.md, "Schedule files"); on Vulkan @vulkan; on
+// CUDA @cuda, else @gpu of the schedule kernels/schedules/gpu/ shares
+// between the GPU backends. Then canonicalize and CSE, and record the
+// kernel's workgroup grid (on a GPU, over the workgroup size the device's
+// limits give) and workspace. On Vulkan and CUDA a row reduction or softmax
+// may take the subgroup (warp) row schedule instead, and a matmul,
+// batch_matmul or conv2d the shared-memory one, whose bodies the conversions
+// build (docs/LOWERING.md, "Vulkan: fast schedules", "CUDA: fast schedules").
 //
 //===----------------------------------------------------------------------===//
 
@@ -463,8 +469,9 @@ struct ApplySchedulesPass
   }
 
   /// Applies `kernel`'s schedule through its named sequence
-  /// `sequenceName` (the ISA class on the CPU, `vulkan` on Vulkan);
-  /// `workgroupSize` is the Vulkan workgroup size (0 on the CPU).
+  /// `sequenceName` (the ISA class on the CPU, `vulkan` on Vulkan, `cuda`
+  /// on CUDA, else the shared GPU schedule's `gpu`); `workgroupSize` is the
+  /// GPU's workgroup (CUDA block) size, 0 on the CPU, and `gpuKind` its kind.
   LogicalResult applyOne(func::FuncOp kernel, StringRef sequenceName,
                          uint32_t workgroupSize = 0,
                          DeviceKind gpuKind = DeviceKind::vulkan) {

@@ -1,13 +1,19 @@
-//===- Passes.td - Planning passes of the fuel dialect -----*- tablegen -*-===//
+//===- Passes.td - Passes of the fuel dialect --------------*- tablegen -*-===//
 //
-// The passes that turn a tensor program into a plan, grouped by the IR stage
-// they produce (docs/ARCHITECTURE.md, "The IR, stage by stage"): the topology
-// and configuration stamp (stage 2), node formation (stage 3, SEMANTICS §4),
-// phase A (stage 4, SEMANTICS §3), phase B: placement and copy insertion
-// (stage 5, SEMANTICS §5 and §8), and the module passes that export, import
-// and draw a plan. Each pass can run alone from what the IR holds; the
-// `fuel-plan` and `fuel-plan-candidates` pipelines (PlanPipeline.cpp) run
-// them in order. docs/FuelPasses.md is generated from this file.
+// The passes that turn a tensor program into a plan and lower the plan,
+// grouped by the IR stage they produce (docs/ARCHITECTURE.md, "The IR, stage
+// by stage"). Planning: the topology and configuration stamp (stage 2), node
+// formation (stage 3, SEMANTICS §4), phase A (stage 4, SEMANTICS §3), phase
+// B: placement and copy insertion (stage 5, SEMANTICS §5 and §8), and the
+// module passes that export, import and draw a plan. Lowering (stage 6):
+// outlining, the kernels' schedules (cpu, vulkan and cuda) and the cpu
+// kernels' bufferization, the host program, and serialization; the
+// conversions to target code that run before serialization are in
+// include/fuel/Conversion/Passes.td. Each pass can run alone from what the IR
+// holds; the `fuel-plan` and `fuel-plan-candidates` pipelines
+// (PlanPipeline.cpp) run the planning passes in order, `fuel-lower`
+// (LowerPipeline.cpp) the lowering up to serialization. docs/FuelPasses.md is
+// generated from this file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -718,7 +724,7 @@ def FuelOutlineKernelsPass : Pass<"fuel-outline-kernels", "mlir::ModuleOp"> {
 }
 
 //===----------------------------------------------------------------------===//
-// CPU code generation (docs/CPU-CODEGEN.md)
+// Lowering: kernel code generation (docs/CPU-CODEGEN.md, docs/LOWERING.md)
 //===----------------------------------------------------------------------===//
 
 def FuelApplySchedulesPass
