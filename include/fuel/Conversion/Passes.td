@@ -2,7 +2,7 @@
 //
 // The conversions that lower an outlined, scheduled and bufferized program
 // to target code, named like upstream conversions (docs/CPU-CODEGEN.md).
-// docs/FuelPasses.md is generated from this file too.
+// docs/FuelConversionPasses.md is generated from this file.
 //
 //===----------------------------------------------------------------------===//
 

@@ -729,7 +729,8 @@ def FuelOutlineKernelsPass : Pass<"fuel-outline-kernels", "mlir::ModuleOp"> {
 
 def FuelApplySchedulesPass
     : Pass<"fuel-apply-schedules", "mlir::ModuleOp"> {
-  let summary = "Runs each generated cpu kernel's transform schedule";
+  let summary = "Runs each generated kernel's transform schedule (cpu, "
+                "vulkan and cuda)";
   let description = [{
     Objective: turn each generated kernel of each cpu `fuel.executable`
     from the node's linalg body into tiled, vectorised code on tensors,
