@@ -115,7 +115,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     (*module)->setAttr(mlir::fuel::FuelDialect::kTopologyAttrName,
                        mlir::fuel::TopologyAttr::fromPlan(&ctx, *topology));
   PassManager pm(&ctx);
-  mlir::fuel::PlanPipelineOptions options;
+  mlir::fuel::PlanningOptions options;
   options.explain = size % 2 == 1;
   mlir::fuel::buildPlanPipeline(pm, options);
   if (failed(pm.run(*module))) {

@@ -68,7 +68,6 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 
-#include "llvm/ADT/StringExtras.h"
 
 #include <mutex>
 
@@ -138,19 +137,6 @@ void mlir::fuel::registerCompilerPasses() {
   });
 }
 
-bool PlanningOptions::operator==(const PlanningOptions &o) const {
-  return topology == o.topology && precision == o.precision &&
-         preferBitStable == o.preferBitStable &&
-         pinnedDevice == o.pinnedDevice && priceTransfers == o.priceTransfers &&
-         allowCostPlacement == o.allowCostPlacement &&
-         requireTransferPricing == o.requireTransferPricing &&
-         kernelSources == o.kernelSources && keepPerDevice == o.keepPerDevice &&
-         placementAlgorithm == o.placementAlgorithm &&
-         exportPlan == o.exportPlan && importPlan == o.importPlan &&
-         exportDot == o.exportDot && explain == o.explain &&
-         profile == o.profile && profileThreads == o.profileThreads;
-}
-
 namespace {
 struct StageName {
   CompileStage stage;
@@ -196,24 +182,7 @@ bool mlir::fuel::isPlanned(ModuleOp module) {
 
 void mlir::fuel::addPlanningPipeline(OpPassManager &pm,
                                      const PlanningOptions &options) {
-  PlanPipelineOptions plan;
-  plan.topology = options.topology;
-  plan.precision = options.precision;
-  plan.preferBitStable = options.preferBitStable;
-  plan.pinnedDevice = options.pinnedDevice;
-  plan.priceTransfers = options.priceTransfers;
-  plan.allowCostPlacement = options.allowCostPlacement;
-  plan.requireTransferPricing = options.requireTransferPricing;
-  plan.kernelSources = llvm::join(options.kernelSources, ",");
-  plan.keepPerDevice = options.keepPerDevice;
-  plan.placementAlgorithm = options.placementAlgorithm;
-  plan.exportPlan = options.exportPlan;
-  plan.importPlan = options.importPlan;
-  plan.exportDot = options.exportDot;
-  plan.explain = options.explain;
-  plan.profile = options.profile;
-  plan.profileThreads = options.profileThreads;
-  buildPlanPipeline(pm, plan);
+  buildPlanPipeline(pm, options);
 }
 
 void mlir::fuel::addLoweringPipeline(OpPassManager &pm, CompileStage last,
@@ -229,41 +198,11 @@ void mlir::fuel::addLoweringPipeline(OpPassManager &pm, CompileStage last,
 StringRef mlir::fuel::defaultCudaToolkit() { return FUEL_CUDA_TOOLKIT_DIR; }
 
 /// The first planning option of `options` that differs from its default,
-/// by its fuel-plan name, other than the topology; null when none does.
-static const char *changedPlanningOption(const PlanningOptions &options) {
-  PlanningOptions d;
-  d.topology = options.topology;
-  if (options == d)
-    return nullptr;
-  if (options.precision != d.precision)
-    return "precision";
-  if (options.preferBitStable != d.preferBitStable)
-    return "prefer-bit-stable";
-  if (options.pinnedDevice != d.pinnedDevice)
-    return "pinned-device";
-  if (options.priceTransfers != d.priceTransfers)
-    return "price-transfers";
-  if (options.allowCostPlacement != d.allowCostPlacement)
-    return "allow-cost-placement";
-  if (options.requireTransferPricing != d.requireTransferPricing)
-    return "require-transfer-pricing";
-  if (options.kernelSources != d.kernelSources)
-    return "kernel-sources";
-  if (options.keepPerDevice != d.keepPerDevice)
-    return "keep-per-device";
-  if (options.placementAlgorithm != d.placementAlgorithm)
-    return "placement-algorithm";
-  if (options.exportPlan != d.exportPlan)
-    return "export-plan";
-  if (options.importPlan != d.importPlan)
-    return "import-plan";
-  if (options.exportDot != d.exportDot)
-    return "export-dot";
-  if (options.profile != d.profile)
-    return "profile";
-  if (options.profileThreads != d.profileThreads)
-    return "profile-threads";
-  return "explain";
+/// by its fuel-plan name, other than the topology; empty when none does.
+static StringRef changedPlanningOption(const PlanningOptions &options) {
+  PlanningOptions defaults;
+  defaults.topology = options.topology;
+  return PlanningOptions::firstDifference(options, defaults);
 }
 
 /// Checks that a module that is already planned is compiled with planning
@@ -271,7 +210,7 @@ static const char *changedPlanningOption(const PlanningOptions &options) {
 /// one's hash, and every other option at its default.
 static LogicalResult checkPlannedModule(ModuleOp module,
                                         const PlanningOptions &options) {
-  if (const char *changed = changedPlanningOption(options))
+  if (StringRef changed = changedPlanningOption(options); !changed.empty())
     return module.emitError()
            << "the module is already planned; the planning option '" << changed
            << "' applies only to a module fuel plans";

@@ -2,9 +2,10 @@
 //
 // parsePlanningOptions: fuel-plan option text (`key=value` items, as in
 // `fuel-plan{...}` and `fuel-compile --plan`) read key by key into
-// PlanningOptions, with every error in a message naming the option rather
-// than printed, as llvm::cl's parsers would print it. fuel-compile and the
-// C API read their option text with it.
+// PlanningOptions, each key by the option PlanningOptions::bindOptions
+// declares under that name, with every error in a message naming the option
+// rather than printed, as llvm::cl's parsers would print it. fuel-compile
+// and the C API read their option text with it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,6 +104,135 @@ std::optional<bool> parseBool(llvm::StringRef v) {
   return std::nullopt;
 }
 
+/// Reads one item of option text into the planning option it names: a
+/// binder of PlanningOptions::bindOptions that parses the value by the
+/// option's type and modifiers. A bare key is a flag (`explain` is
+/// `explain=true`); only booleans may be bare.
+class TextBinder {
+public:
+  TextBinder(const OptionItem &item, PlanningOptions &planning,
+             std::string &message)
+      : item(item), value(item.value.value_or("")), planning(planning),
+        message(message) {}
+
+  template <typename T, typename... Modifiers>
+  void opt(llvm::StringRef name, T PlanningOptions::*field, llvm::StringRef,
+           const Modifiers &...modifiers) {
+    if (found || name != item.key)
+      return;
+    found = true;
+    result = read(planning.*field, modifiers...);
+  }
+
+  /// Whether the item named an option, and then whether it was read.
+  bool found = false;
+  LogicalResult result = success();
+
+private:
+  LogicalResult badValue(llvm::StringRef what) {
+    message = "fuel-plan option '" + item.key + "': '" + value + "' is not " +
+              what.str();
+    return failure();
+  }
+
+  LogicalResult needsValue() {
+    if (item.value)
+      return success();
+    message = "fuel-plan option '" + item.key + "' needs a value (" +
+              item.key + "=...)";
+    return failure();
+  }
+
+  /// An option set apart from option text (`topology`).
+  template <typename T>
+  LogicalResult read(T &, const plan_option::NotInText &apart) {
+    message = "fuel-plan option '" + item.key +
+              "' is not read from option text: " + apart.how.str();
+    return failure();
+  }
+
+  LogicalResult read(std::string &field) {
+    if (failed(needsValue()))
+      return failure();
+    field = value;
+    return success();
+  }
+
+  LogicalResult read(bool &field) {
+    std::optional<bool> b = item.value ? parseBool(value) : true;
+    if (!b)
+      return badValue("a boolean (true or false)");
+    field = *b;
+    return success();
+  }
+
+  LogicalResult read(unsigned &field) {
+    unsigned n = 0;
+    if (!item.value || llvm::StringRef(value).getAsInteger(0, n))
+      return badValue("an unsigned integer");
+    field = n;
+    return success();
+  }
+
+  LogicalResult read(int64_t &field, const plan_option::AtLeast &least) {
+    int64_t n = 0;
+    if (!item.value || llvm::StringRef(value).getAsInteger(0, n) ||
+        n < least.value)
+      return badValue(least.value == 1
+                          ? std::string("a positive integer")
+                          : "an integer of at least " +
+                                std::to_string(least.value));
+    field = n;
+    return success();
+  }
+
+  /// A comma list; spaces around an item and empty items are dropped.
+  LogicalResult read(std::vector<std::string> &field) {
+    std::string list;
+    if (failed(read(list)))
+      return failure();
+    field.clear();
+    llvm::SmallVector<llvm::StringRef> parts;
+    llvm::StringRef(list).split(parts, ',', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef part : parts)
+      field.push_back(part.trim().str());
+    return success();
+  }
+
+  /// An enum option, by the names of its values.
+  template <typename E>
+  LogicalResult read(E &field, const plan_option::Values &values) {
+    ValueNames names;
+    values.values.apply(names);
+    for (const auto &[name, v] : names.parser.values)
+      if (item.value && value == name) {
+        field = static_cast<E>(v);
+        return success();
+      }
+    std::string list;
+    for (size_t i = 0, n = names.parser.values.size(); i < n; ++i)
+      list += (i == 0 ? "" : i + 1 == n ? " or " : ", ") +
+              names.parser.values[i].first.str();
+    return badValue(values.what.str() + " (" + list + ")");
+  }
+
+  /// What llvm::cl::ValuesClass::apply fills: the values' names, in order.
+  struct ValueNames {
+    struct Parser {
+      std::vector<std::pair<llvm::StringRef, int>> values;
+      void addLiteralOption(llvm::StringRef name, int v, llvm::StringRef) {
+        values.emplace_back(name, v);
+      }
+    } parser;
+    Parser &getParser() { return parser; }
+  };
+
+  const OptionItem &item;
+  const std::string value;
+  PlanningOptions &planning;
+  std::string &message;
+};
+
 } // namespace
 
 LogicalResult mlir::fuel::parsePlanningOptions(llvm::StringRef text,
@@ -112,96 +242,14 @@ LogicalResult mlir::fuel::parsePlanningOptions(llvm::StringRef text,
   if (failed(splitOptions(text, items, message)))
     return failure();
   for (const OptionItem &item : items) {
-    const std::string &key = item.key;
-    // A bare key is a flag (`explain` is `explain=true`); only booleans
-    // may be bare.
-    const std::string value = item.value.value_or("");
-    auto badValue = [&](llvm::StringRef what) {
-      message = "fuel-plan option '" + key + "': '" + value + "' is not " +
-                what.str();
-      return failure();
-    };
-    auto setString = [&](std::string &field) -> LogicalResult {
-      if (!item.value) {
-        message =
-            "fuel-plan option '" + key + "' needs a value (" + key + "=...)";
-        return failure();
-      }
-      field = value;
-      return success();
-    };
-    auto setBool = [&](bool &field) -> LogicalResult {
-      std::optional<bool> b = item.value ? parseBool(value) : true;
-      if (!b)
-        return badValue("a boolean (true or false)");
-      field = *b;
-      return success();
-    };
-    LogicalResult ok = success();
-    if (key == "topology") {
-      message = "fuel-plan option 'topology' is not read from option text: "
-                "set the topology on its own (fuel-compile "
-                "--topology=FILE|probe, fuelCompileOptions.topology, "
-                "PlanningOptions::topology)";
-      return failure();
-    } else if (key == "precision") {
-      ok = setString(planning.precision);
-    } else if (key == "prefer-bit-stable") {
-      ok = setBool(planning.preferBitStable);
-    } else if (key == "pinned-device") {
-      ok = setString(planning.pinnedDevice);
-    } else if (key == "price-transfers") {
-      ok = setBool(planning.priceTransfers);
-    } else if (key == "allow-cost-placement") {
-      ok = setBool(planning.allowCostPlacement);
-    } else if (key == "require-transfer-pricing") {
-      ok = setBool(planning.requireTransferPricing);
-    } else if (key == "kernel-sources") {
-      std::string list;
-      if (failed(setString(list)))
-        return failure();
-      planning.kernelSources.clear();
-      llvm::SmallVector<llvm::StringRef> parts;
-      llvm::StringRef(list).split(parts, ',', -1, /*KeepEmpty=*/false);
-      for (llvm::StringRef part : parts)
-        planning.kernelSources.push_back(part.trim().str());
-    } else if (key == "keep-per-device") {
-      unsigned n = 0;
-      if (!item.value || llvm::StringRef(value).getAsInteger(0, n))
-        ok = badValue("an unsigned integer");
-      else
-        planning.keepPerDevice = n;
-    } else if (key == "placement-algorithm") {
-      std::optional<::fuel::plan::PlacementAlgorithm> a =
-          item.value ? ::fuel::plan::symbolizePlacementAlgorithm(value)
-                     : std::nullopt;
-      if (!a)
-        ok = badValue("a placement algorithm (auto, greedy, exact-tree, "
-                      "mincut or brute-force)");
-      else
-        planning.placementAlgorithm = *a;
-    } else if (key == "export-plan") {
-      ok = setString(planning.exportPlan);
-    } else if (key == "import-plan") {
-      ok = setString(planning.importPlan);
-    } else if (key == "export-dot") {
-      ok = setString(planning.exportDot);
-    } else if (key == "explain") {
-      ok = setBool(planning.explain);
-    } else if (key == "profile") {
-      ok = setString(planning.profile);
-    } else if (key == "profile-threads") {
-      int64_t n = 0;
-      if (!item.value || llvm::StringRef(value).getAsInteger(0, n) || n < 1)
-        ok = badValue("a positive integer");
-      else
-        planning.profileThreads = n;
-    } else {
-      message = "unknown fuel-plan option '" + key +
+    TextBinder binder(item, planning, message);
+    PlanningOptions::bindOptions(binder);
+    if (!binder.found) {
+      message = "unknown fuel-plan option '" + item.key +
                 "' (docs/SEMANTICS.md §9 lists them)";
       return failure();
     }
-    if (failed(ok))
+    if (failed(binder.result))
       return failure();
   }
   return success();

@@ -79,7 +79,7 @@ protected:
     if (!module)
       return "";
     PassManager pm(&context);
-    buildPlanPipeline(pm, PlanPipelineOptions());
+    buildPlanPipeline(pm, PlanningOptions());
     if (failed(pm.run(*module)))
       return "";
     std::string winner;

@@ -12,6 +12,7 @@
 #ifndef FUEL_COMPILER_COMPILER_H
 #define FUEL_COMPILER_COMPILER_H
 
+#include "fuel/Dialect/Fuel/Transforms/PlanningOptions.h"
 #include "fuel/Planner/Placement.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -52,54 +53,16 @@ void registerCompilerDialects(DialectRegistry &registry);
 /// pipeline builders below do not need it: they add passes by constructor.
 void registerCompilerPasses();
 
-/// The planning options (the options of the fuel-plan pipeline, SEMANTICS
-/// §9), typed. The defaults are fuel-plan's. A diagnostic about a value
-/// names the fuel-plan option (`pinnedDevice` is `pinned-device`, ...).
-struct PlanningOptions {
-  /// A topology JSON file, "probe" (this machine), or empty: the module's
-  /// stamped topology, else the built-in default.
-  std::string topology;
-  /// none, reference, deterministic, or a list such as
-  /// "bit-stable,ulp<=1,rel<=1e-5".
-  std::string precision = "none";
-  bool preferBitStable = false;
-  /// The decision device of unpinned nodes ("cpu", "cuda:0", ...) or "none".
-  std::string pinnedDevice = "cpu";
-  bool priceTransfers = true;
-  bool allowCostPlacement = true;
-  bool requireTransferPricing = false;
-  /// Kernel sources to admit (generated, openblas, blis, cublas); empty:
-  /// every source. fuel-plan's `kernel-sources` is this list joined by
-  /// commas.
-  std::vector<std::string> kernelSources;
-  /// Candidates kept per device (0 means 1).
-  unsigned keepPerDevice = 32;
-  ::fuel::plan::PlacementAlgorithm placementAlgorithm =
-      ::fuel::plan::PlacementAlgorithm::Auto;
-  /// Files the plan is exported to or imported from; empty: none.
-  std::string exportPlan, importPlan, exportDot;
-  /// Emit a remark per node explaining its placement.
-  bool explain = false;
-  /// A profile database (docs/PROFILE-DB.md) whose measurements replace
-  /// Layer-1 times (SEMANTICS §3 step 7); empty: none.
-  std::string profile;
-  /// The runtime thread-pool size the measurements were taken with: part of
-  /// every lookup key.
-  int64_t profileThreads = 1;
-
-  bool operator==(const PlanningOptions &other) const;
-  bool operator!=(const PlanningOptions &other) const {
-    return !(*this == other);
-  }
-};
-
-/// Reads fuel-plan option text into `options`, over their current values:
+/// Reads fuel-plan option text into `options` (PlanningOptions, declared
+/// with its options in fuel/Dialect/Fuel/Transforms/PlanningOptions.h), over
+/// their current values:
 /// `key=value` items separated by spaces, as in `fuel-plan{...}` and
 /// `fuel-compile --plan` (a value may be quoted with ' or ", or braced; a
 /// bare boolean key means true; `kernel-sources` is a comma list). Every
-/// fuel-plan option but `topology`, which is set on its own, is read. An
-/// unknown key, `topology`, a missing or bad value or an unterminated quote
-/// fails with `error` naming the option; nothing is printed.
+/// fuel-plan option but `topology`, which is set on its own, is read, as
+/// PlanningOptions::bindOptions declares it. An unknown key, `topology`, a
+/// missing or bad value or an unterminated quote fails with `error` naming
+/// the option; nothing is printed.
 LogicalResult parsePlanningOptions(llvm::StringRef text,
                                    PlanningOptions &options,
                                    std::string &error);

@@ -175,7 +175,7 @@ llvm::Expected<std::vector<Job>> enumerateJobs(ModuleOp module,
                                                llvm::StringRef topology) {
   OwningOpRef<ModuleOp> planned(cast<ModuleOp>(module->clone()));
   PassManager pm(module->getContext(), ModuleOp::getOperationName());
-  PlanPipelineOptions options;
+  PlanningOptions options;
   options.topology = topology.str();
   buildPlanCandidatesPipeline(pm, options);
   if (failed(pm.run(*planned)))

@@ -9,6 +9,7 @@
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::fuel;
@@ -52,7 +53,7 @@ struct InFunctionOrder
 /// The pass manager of the per-function stages: nested (parallel over
 /// functions) normally, in function order with `explain`.
 static OpPassManager &nestFunctions(OpPassManager &pm,
-                                    const PlanPipelineOptions &options) {
+                                    const PlanningOptions &options) {
   if (!options.explain)
     return pm.nest<func::FuncOp>();
   auto ordered = std::make_unique<InFunctionOrder>();
@@ -64,7 +65,7 @@ static OpPassManager &nestFunctions(OpPassManager &pm,
 /// Stages 2-4: the topology stamp, node formation and phase A. Returns the
 /// nested function pass manager so the full pipeline can append phase B.
 static OpPassManager &buildCandidates(OpPassManager &pm,
-                                      const PlanPipelineOptions &options) {
+                                      const PlanningOptions &options) {
   FuelAttachTopologyPassOptions attach;
   attach.topology = options.topology;
   attach.precision = options.precision;
@@ -72,7 +73,7 @@ static OpPassManager &buildCandidates(OpPassManager &pm,
   attach.priceTransfers = options.priceTransfers;
   attach.allowCostPlacement = options.allowCostPlacement;
   attach.requireTransferPricing = options.requireTransferPricing;
-  attach.kernelSources = options.kernelSources;
+  attach.kernelSources = llvm::join(options.kernelSources, ",");
   pm.addPass(createFuelAttachTopologyPass(attach));
 
   pm.nest<func::FuncOp>().addPass(createFuelFormNodesPass());
@@ -84,7 +85,7 @@ static OpPassManager &buildCandidates(OpPassManager &pm,
   }
   OpPassManager &fpm = nestFunctions(pm, options);
   FuelEnumerateCandidatesPassOptions enumerate;
-  enumerate.kernelSources = options.kernelSources;
+  enumerate.kernelSources = llvm::join(options.kernelSources, ",");
   fpm.addPass(createFuelEnumerateCandidatesPass(enumerate));
   FuelFilterCandidatesPassOptions filter;
   filter.preferBitStable = options.preferBitStable;
@@ -109,12 +110,12 @@ static OpPassManager &buildCandidates(OpPassManager &pm,
 }
 
 void mlir::fuel::buildPlanCandidatesPipeline(
-    OpPassManager &pm, const PlanPipelineOptions &options) {
+    OpPassManager &pm, const PlanningOptions &options) {
   (void)buildCandidates(pm, options);
 }
 
 void mlir::fuel::buildPlanPipeline(OpPassManager &pm,
-                                   const PlanPipelineOptions &options) {
+                                   const PlanningOptions &options) {
   OpPassManager &fpm = buildCandidates(pm, options);
   FuelPlacePassOptions place;
   place.placementAlgorithm = options.placementAlgorithm;
@@ -139,11 +140,15 @@ void mlir::fuel::registerFuelPlanPipeline() {
       "Plan every kernel-bearing op: stamp the topology, form nodes, and "
       "enumerate, filter, price, rank and retain candidates per device, place "
       "every node with transfers priced, and insert the copies",
-      buildPlanPipeline);
+      [](OpPassManager &pm, const PlanPipelineOptions &options) {
+        buildPlanPipeline(pm, options.getPlanningOptions());
+      });
   PassPipelineRegistration<PlanPipelineOptions>(
       "fuel-plan-candidates",
       "The first half of fuel-plan: stamp the topology, form nodes, and "
       "enumerate, filter, price, rank and retain candidates on every admitted "
       "device, without placing (to inspect every device's alternatives)",
-      buildPlanCandidatesPipeline);
+      [](OpPassManager &pm, const PlanPipelineOptions &options) {
+        buildPlanCandidatesPipeline(pm, options.getPlanningOptions());
+      });
 }
