@@ -379,3 +379,58 @@ TEST_F(FuelAttrsTest, GpuLimits) {
 }
 
 } // namespace
+
+TEST_F(FuelAttrsTest, PlanConfigPrintsAsTheOptionsSpellThem) {
+  // The configuration holds its requirement and sources typed and prints
+  // them as the `precision` and `kernel-sources` options spell them: the
+  // texts below print back unchanged.
+  for (StringRef text : {
+           "#fuel.config<price_transfers = true, allow_cost_placement = true, "
+           "pinned_device = cpu, precision = \"none\">",
+           "#fuel.config<price_transfers = false, allow_cost_placement = "
+           "false, pinned_device = none, precision = \"reference\", "
+           "kernel_sources = \"generated,openblas\">",
+           "#fuel.config<price_transfers = true, allow_cost_placement = true, "
+           "pinned_device = cuda:0, precision = \"bit-stable,ulp<=1,"
+           "rel<=1e-05\", kernel_sources = \"cublas\">",
+           "#fuel.config<price_transfers = true, allow_cost_placement = true, "
+           "pinned_device = cpu, precision = \"deterministic\", "
+           "kernel_sources = \"generated,openblas,blis,cublas\">",
+       }) {
+    auto config = dyn_cast_or_null<PlanConfigAttr>(parse(text));
+    ASSERT_TRUE(config) << text.str();
+    EXPECT_EQ(print(config), text);
+  }
+
+  // Built from the planner's structs (as fuel-attach-topology builds it),
+  // the same attribute as its text.
+  ::fuel::plan::Precision requirement;
+  requirement.bitStable = true;
+  requirement.maxUlp = 1;
+  requirement.maxRelative = 1e-5;
+  PlanConfigAttr built = PlanConfigAttr::get(
+      &ctx, true, true, DeviceAttr::get(&ctx, DeviceKind::cuda, 0),
+      requirement, {::fuel::target::KernelSource::CuBLAS});
+  EXPECT_EQ(print(built), "#fuel.config<price_transfers = true, "
+                          "allow_cost_placement = true, pinned_device = "
+                          "cuda:0, precision = \"bit-stable,ulp<=1,"
+                          "rel<=1e-05\", kernel_sources = \"cublas\">");
+  EXPECT_EQ(parse(print(built)), built);
+  EXPECT_EQ(built.getRequirement().maxUlp, std::optional<uint64_t>(1));
+  EXPECT_EQ(built.getSourceList(), std::vector<::fuel::target::KernelSource>{
+                                       ::fuel::target::KernelSource::CuBLAS});
+  EXPECT_EQ(built.getPrecision(), "bit-stable,ulp<=1,rel<=1e-05");
+  EXPECT_EQ(built.getKernelSources(), "cublas");
+
+  // Text that is not canonical, or names what does not exist, is refused.
+  EXPECT_FALSE(parse("#fuel.config<price_transfers = true, "
+                     "allow_cost_placement = true, pinned_device = cpu, "
+                     "precision = \"none\", kernel_sources = "
+                     "\"openblas,generated\">"));
+  EXPECT_FALSE(parse("#fuel.config<price_transfers = true, "
+                     "allow_cost_placement = true, pinned_device = cpu, "
+                     "precision = \"ulp<=1,bit-stable\">"));
+  EXPECT_FALSE(parse("#fuel.config<price_transfers = true, "
+                     "allow_cost_placement = true, pinned_device = cpu, "
+                     "precision = \"fast\">"));
+}

@@ -827,53 +827,77 @@ void AlternativeSetAttr::print(AsmPrinter &printer) const {
 // PlanConfigAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-PlanConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool, bool,
-                       DeviceAttr, StringRef precision,
-                       StringRef kernelSources) {
-  llvm::Expected<std::vector<::fuel::target::KernelSource>> sources =
-      ::fuel::target::parseKernelSources(kernelSources);
-  if (!sources)
-    return emitError() << "invalid kernel sources '" << kernelSources
-                       << "': " << llvm::toString(sources.takeError());
-  if (::fuel::target::formatKernelSources(*sources) != kernelSources)
-    return emitError() << "kernel sources '" << kernelSources
-                       << "' are not in canonical form; write '"
-                       << ::fuel::target::formatKernelSources(*sources) << "'";
-  llvm::Expected<::fuel::plan::Precision> parsed =
-      ::fuel::plan::parsePrecisionRequirement(precision);
-  if (!parsed)
-    return emitError() << "invalid precision requirement '" << precision
-                       << "': " << llvm::toString(parsed.takeError());
-  if (::fuel::plan::formatPrecisionRequirement(*parsed) != precision)
-    return emitError() << "precision requirement '" << precision
-                       << "' is not in canonical form; write '"
-                       << ::fuel::plan::formatPrecisionRequirement(*parsed)
-                       << "'";
+LogicalResult PlanConfigAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, bool, bool, DeviceAttr,
+    PrecisionAttr precisionRequirement,
+    ArrayRef<::fuel::target::KernelSource> sources) {
+  // Canonical order without repeats: one list per set of sources, as the
+  // text prints.
+  for (size_t i = 1; i < sources.size(); ++i)
+    if (!(sources[i - 1] < sources[i]))
+      return emitError() << "kernel sources must be in the order "
+                         << ::fuel::target::formatKernelSources(
+                                ::fuel::target::allKernelSources())
+                         << " without repeats";
+  if (!precisionRequirement)
+    return emitError() << "a planning configuration needs a precision "
+                          "requirement";
+  if (!precisionRequirement.getNote().empty())
+    return emitError() << "a precision requirement has no note";
   return success();
+}
+
+::fuel::plan::Precision PlanConfigAttr::getRequirement() const {
+  return getPrecisionRequirement().toPlan();
+}
+
+std::string PlanConfigAttr::getPrecision() const {
+  return ::fuel::plan::formatPrecisionRequirement(getRequirement());
 }
 
 std::vector<::fuel::target::KernelSource>
 PlanConfigAttr::getSourceList() const {
-  llvm::Expected<std::vector<::fuel::target::KernelSource>> sources =
-      ::fuel::target::parseKernelSources(getKernelSources());
-  // The verifier accepted the text, so this cannot fail.
-  if (!sources) {
-    llvm::consumeError(sources.takeError());
-    return {};
-  }
-  return *sources;
+  return std::vector<::fuel::target::KernelSource>(getSources().begin(),
+                                                   getSources().end());
 }
 
-::fuel::plan::Precision PlanConfigAttr::getRequirement() const {
+std::string PlanConfigAttr::getKernelSources() const {
+  return ::fuel::target::formatKernelSources(getSources());
+}
+
+/// The kernel sources `text` names, which must be in canonical form (as
+/// fuel-attach-topology writes them); an error otherwise.
+static FailureOr<std::vector<::fuel::target::KernelSource>>
+parseConfigSources(function_ref<InFlightDiagnostic()> emitError,
+                   StringRef text) {
+  llvm::Expected<std::vector<::fuel::target::KernelSource>> sources =
+      ::fuel::target::parseKernelSources(text);
+  if (!sources)
+    return emitError() << "invalid kernel sources '" << text
+                       << "': " << llvm::toString(sources.takeError());
+  if (::fuel::target::formatKernelSources(*sources) != text)
+    return emitError() << "kernel sources '" << text
+                       << "' are not in canonical form; write '"
+                       << ::fuel::target::formatKernelSources(*sources) << "'";
+  return std::move(*sources);
+}
+
+/// The precision requirement `text` spells, which must be in canonical form
+/// (as fuel-attach-topology writes it); an error otherwise.
+static FailureOr<::fuel::plan::Precision>
+parseConfigPrecision(function_ref<InFlightDiagnostic()> emitError,
+                     StringRef text) {
   llvm::Expected<::fuel::plan::Precision> parsed =
-      ::fuel::plan::parsePrecisionRequirement(getPrecision());
-  // The verifier accepted the text, so this cannot fail.
-  if (!parsed) {
-    llvm::consumeError(parsed.takeError());
-    return {};
-  }
-  return *parsed;
+      ::fuel::plan::parsePrecisionRequirement(text);
+  if (!parsed)
+    return emitError() << "invalid precision requirement '" << text
+                       << "': " << llvm::toString(parsed.takeError());
+  if (::fuel::plan::formatPrecisionRequirement(*parsed) != text)
+    return emitError() << "precision requirement '" << text
+                       << "' is not in canonical form; write '"
+                       << ::fuel::plan::formatPrecisionRequirement(*parsed)
+                       << "'";
+  return std::move(*parsed);
 }
 
 /// Parses `= true` or `= false`.
@@ -925,9 +949,22 @@ Attribute PlanConfigAttr::parse(AsmParser &parser, Type) {
       }) ||
       parser.parseGreater() || fields.require(loc, required))
     return {};
-  return PlanConfigAttr::getChecked([&] { return parser.emitError(loc); },
-                                    parser.getContext(), price, allow, pinned,
-                                    precision, kernelSources);
+  // The text is checked here, the only place it can be other than
+  // canonical; the attribute holds what it names.
+  auto emitError = [&] { return parser.emitError(loc); };
+  FailureOr<std::vector<::fuel::target::KernelSource>> sources =
+      parseConfigSources(emitError, kernelSources);
+  if (failed(sources))
+    return {};
+  FailureOr<::fuel::plan::Precision> requirement =
+      parseConfigPrecision(emitError, precision);
+  if (failed(requirement))
+    return {};
+  MLIRContext *ctx = parser.getContext();
+  return PlanConfigAttr::getChecked(
+      emitError, ctx, price, allow, pinned,
+      PrecisionAttr::fromPlan(ctx, *requirement),
+      ArrayRef<::fuel::target::KernelSource>(*sources));
 }
 
 void PlanConfigAttr::print(AsmPrinter &printer) const {
@@ -941,7 +978,7 @@ void PlanConfigAttr::print(AsmPrinter &printer) const {
     printer << "none";
   printer << ", precision = ";
   printer.printString(getPrecision());
-  if (!getKernelSources().empty()) {
+  if (!getSources().empty()) {
     printer << ", kernel_sources = ";
     printer.printString(getKernelSources());
   }

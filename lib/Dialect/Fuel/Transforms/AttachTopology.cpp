@@ -108,8 +108,7 @@ struct AttachTopologyPass
     module->setAttr(
         FuelDialect::kConfigAttrName,
         PlanConfigAttr::get(ctx, priceTransfers, allowCostPlacement, pinned,
-                            plan::formatPrecisionRequirement(*requirement),
-                            ::fuel::target::formatKernelSources(*sources)));
+                            *requirement, *sources));
   }
 };
 } // namespace

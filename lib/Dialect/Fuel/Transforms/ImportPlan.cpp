@@ -299,15 +299,15 @@ void ImportPlanPass::runOnOperation() {
   if (auto config =
           module->getAttrOfType<PlanConfigAttr>(FuelDialect::kConfigAttrName);
       config && planFile.kernelSources &&
-      *planFile.kernelSources != config.getKernelSources().str())
+      *planFile.kernelSources != config.getKernelSources())
     module.emitWarning() << "plan file '" << file
                          << "' was made with kernel-sources="
                          << (planFile.kernelSources->empty()
                                  ? StringRef("<all>")
                                  : StringRef(*planFile.kernelSources))
                          << ", this module is planned with kernel-sources="
-                         << (config.getKernelSources().empty()
-                                 ? StringRef("<all>")
+                         << (config.getSources().empty()
+                                 ? std::string("<all>")
                                  : config.getKernelSources());
 
   // Match every entry first; pin only when all of them match.

@@ -461,7 +461,9 @@ def Fuel_PlanConfigAttr : Fuel_Attr<"PlanConfig", "config"> {
     as `bit-stable,ulp<=1,rel<=1e-05`), and, when the `kernel-sources`
     option restricts them, the kernel sources enumeration admits (SEMANTICS
     §3 step 3), in canonical order (`generated`, `openblas`, `blis`,
-    `cublas`); absent means every source.
+    `cublas`); absent means every source. The requirement is held as a
+    `#fuel.precision` and the sources as a list, so the passes read them
+    without parsing; both print as the option spells them.
 
     ```mlir
     #fuel.config<price_transfers = true, allow_cost_placement = true,
@@ -473,15 +475,21 @@ def Fuel_PlanConfigAttr : Fuel_Attr<"PlanConfig", "config"> {
     "bool":$price_transfers,
     "bool":$allow_cost_placement,
     OptionalParameter<"::mlir::fuel::DeviceAttr">:$pinned_device,
-    StringRefParameter<"precision requirement">:$precision,
-    StringRefParameter<"kernel sources, empty for all", "\"\"">:$kernel_sources
+    AttrParameter<"::mlir::fuel::PrecisionAttr",
+                  "precision requirement">:$precision_requirement,
+    OptionalArrayRefParameter<"::fuel::target::KernelSource",
+                              "kernel sources, empty for all">:$sources
   );
   let builders = [
     AttrBuilder<(ins "bool":$price_transfers, "bool":$allow_cost_placement,
                      "::mlir::fuel::DeviceAttr":$pinned_device,
-                     "::llvm::StringRef":$precision), [{
+                     "const ::fuel::plan::Precision &":$requirement,
+                     CArg<"::llvm::ArrayRef<::fuel::target::KernelSource>",
+                          "{}">:$sources), [{
       return $_get($_ctxt, price_transfers, allow_cost_placement,
-                   pinned_device, precision, "");
+                   pinned_device,
+                   ::mlir::fuel::PrecisionAttr::fromPlan($_ctxt, requirement),
+                   sources);
     }]>
   ];
   let hasCustomAssemblyFormat = 1;
@@ -489,8 +497,14 @@ def Fuel_PlanConfigAttr : Fuel_Attr<"PlanConfig", "config"> {
   let extraClassDeclaration = [{
     /// The precision requirement as the planner's struct.
     ::fuel::plan::Precision getRequirement() const;
+    /// The precision requirement in the `precision` option's canonical
+    /// spelling, as it prints.
+    std::string getPrecision() const;
     /// The admitted kernel sources; empty means every source.
     std::vector<::fuel::target::KernelSource> getSourceList() const;
+    /// The admitted kernel sources in the `kernel-sources` option's
+    /// canonical spelling, as they print; empty for every source.
+    std::string getKernelSources() const;
   }];
 }
 
