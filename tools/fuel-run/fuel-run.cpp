@@ -569,13 +569,10 @@ int runMain(const Options &o) {
       std::fputs(describeProgram((*exe)->program()).c_str(), stdout);
       return 0;
     }
-    // The loader's own decision: a file that loads without the CPU check
-    // and not with it is refused for the CPU alone.
-    StatusOr<std::unique_ptr<Executable>> checked =
-        Executable::loadFile(o.exe, LoadOptions{});
-    if (!checked) {
-      // The loader's message names the file.
-      std::printf("%s\n", checked.status().message().c_str());
+    // The loader's own decision on the program it verified: with the CPU
+    // check on, only this CPU's features can refuse it now.
+    if (Status s = verifyProgram((*exe)->program(), LoadOptions{}); !s) {
+      std::printf("%s: %s\n", o.exe.c_str(), s.message().c_str());
       return 77;
     }
     std::printf("%s: this CPU has every feature its code needs\n",
