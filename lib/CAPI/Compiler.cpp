@@ -147,9 +147,8 @@ class DiagnosticCollector {
 public:
   DiagnosticCollector(llvm::SourceMgr &sourceMgr, MLIRContext *context,
                       const fuelCompileOptions *options)
-      : context(context),
-        printedOp(context->shouldPrintOpOnDiagnostic()), os(current),
-        printer(sourceMgr, context, os),
+      : context(context), printedOp(context->shouldPrintOpOnDiagnostic()),
+        os(current), printer(sourceMgr, context, os),
         handler(context, [this, options](Diagnostic &diag) {
           current.clear();
           printer.emitDiagnostic(diag);

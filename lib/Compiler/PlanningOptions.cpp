@@ -138,8 +138,8 @@ private:
   LogicalResult needsValue() {
     if (item.value)
       return success();
-    message = "fuel-plan option '" + item.key + "' needs a value (" +
-              item.key + "=...)";
+    message = "fuel-plan option '" + item.key + "' needs a value (" + item.key +
+              "=...)";
     return failure();
   }
 
@@ -178,10 +178,9 @@ private:
     int64_t n = 0;
     if (!item.value || llvm::StringRef(value).getAsInteger(0, n) ||
         n < least.value)
-      return badValue(least.value == 1
-                          ? std::string("a positive integer")
-                          : "an integer of at least " +
-                                std::to_string(least.value));
+      return badValue(least.value == 1 ? std::string("a positive integer")
+                                       : "an integer of at least " +
+                                             std::to_string(least.value));
     field = n;
     return success();
   }
@@ -211,7 +210,9 @@ private:
       }
     std::string list;
     for (size_t i = 0, n = names.parser.values.size(); i < n; ++i)
-      list += (i == 0 ? "" : i + 1 == n ? " or " : ", ") +
+      list += (i == 0       ? ""
+               : i + 1 == n ? " or "
+                            : ", ") +
               names.parser.values[i].first.str();
     return badValue(values.what.str() + " (" + list + ")");
   }

@@ -177,6 +177,7 @@ TEST(PlanningOptionsTest, PrintedPipelineOptionsReadBackAsOptionText) {
   PlanningOptions readBack;
   std::string error;
   ASSERT_TRUE(succeeded(parsePlanningOptions(withoutTopology, readBack, error)))
-      << error << "\n" << printed;
+      << error << "\n"
+      << printed;
   EXPECT_EQ(readBack, expected) << printed;
 }

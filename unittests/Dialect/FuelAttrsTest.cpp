@@ -409,8 +409,8 @@ TEST_F(FuelAttrsTest, PlanConfigPrintsAsTheOptionsSpellThem) {
   requirement.maxUlp = 1;
   requirement.maxRelative = 1e-5;
   PlanConfigAttr built = PlanConfigAttr::get(
-      &ctx, true, true, DeviceAttr::get(&ctx, DeviceKind::cuda, 0),
-      requirement, {::fuel::target::KernelSource::CuBLAS});
+      &ctx, true, true, DeviceAttr::get(&ctx, DeviceKind::cuda, 0), requirement,
+      {::fuel::target::KernelSource::CuBLAS});
   EXPECT_EQ(print(built), "#fuel.config<price_transfers = true, "
                           "allow_cost_placement = true, pinned_device = "
                           "cuda:0, precision = \"bit-stable,ulp<=1,"

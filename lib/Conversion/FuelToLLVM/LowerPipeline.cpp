@@ -2,8 +2,8 @@
 //
 // fuel-lower: a placed module through every stage up to target code (the
 // cpu kernels in the LLVM dialect, the vulkan ones in SPIR-V, the cuda ones in
-// PTX), the passes docs/LOWERING.md describes one by one. The compile API (and so
-// fuel-compile) runs the same passes, through a chosen stage, from the same
+// PTX), the passes docs/LOWERING.md describes one by one. The compile API (and
+// so fuel-compile) runs the same passes, through a chosen stage, from the same
 // table.
 //
 //===----------------------------------------------------------------------===//

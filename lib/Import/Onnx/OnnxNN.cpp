@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Importer.h"
-#include "OnnxNodeContext.h"
 #include "OnnxGeometry.h"
+#include "OnnxNodeContext.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

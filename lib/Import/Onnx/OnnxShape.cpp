@@ -11,8 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Importer.h"
-#include "OnnxNodeContext.h"
 #include "OnnxGeometry.h"
+#include "OnnxNodeContext.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

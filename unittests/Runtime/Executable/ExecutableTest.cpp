@@ -1130,8 +1130,7 @@ TEST(DescribeTest, NamesAreEscapedOnOneLine) {
   t.name = "a\"b\\c\nd\xc3\xa9";
   p.inputs.push_back(t);
   std::string text = describeProgram(p);
-  EXPECT_NE(text.find("\"a\\\"b\\\\c\\x0ad\\xc3\\xa9\""),
-            std::string::npos)
+  EXPECT_NE(text.find("\"a\\\"b\\\\c\\x0ad\\xc3\\xa9\""), std::string::npos)
       << text;
   EXPECT_EQ(text.find("c\nd"), std::string::npos) << text;
 }

@@ -317,10 +317,10 @@ Attribute GpuLimitsAttr::parse(AsmParser &parser, Type) {
         parser.parseGreater())
       return {};
   }
-  return GpuLimitsAttr::getChecked(
-      [&] { return parser.emitError(loc); }, parser.getContext(), subgroup,
-      shared, invocations, ArrayRef<int64_t>(sizes), alignment, push,
-      llvm::APFloat(period));
+  return GpuLimitsAttr::getChecked([&] { return parser.emitError(loc); },
+                                   parser.getContext(), subgroup, shared,
+                                   invocations, ArrayRef<int64_t>(sizes),
+                                   alignment, push, llvm::APFloat(period));
 }
 
 void GpuLimitsAttr::print(AsmPrinter &printer) const {

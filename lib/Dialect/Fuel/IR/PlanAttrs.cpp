@@ -827,10 +827,10 @@ void AlternativeSetAttr::print(AsmPrinter &printer) const {
 // PlanConfigAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult PlanConfigAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, bool, bool, DeviceAttr,
-    PrecisionAttr precisionRequirement,
-    ArrayRef<::fuel::target::KernelSource> sources) {
+LogicalResult
+PlanConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool, bool,
+                       DeviceAttr, PrecisionAttr precisionRequirement,
+                       ArrayRef<::fuel::target::KernelSource> sources) {
   // Canonical order without repeats: one list per set of sources, as the
   // text prints.
   for (size_t i = 1; i < sources.size(); ++i)

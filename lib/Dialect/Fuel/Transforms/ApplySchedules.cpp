@@ -768,10 +768,10 @@ struct ApplySchedulesPass
       for (func::FuncOp kernel : getKernelFuncs(kernels)) {
         if (!kernel->hasAttr(kernel_attr::kSchedule))
           continue;
-        FailureOr<bool> fast = scheduleFastGpuKernel(
-            kernel, &limits, cudaRowSchedule, kCudaMaxGridX,
-            kernel_attr::kCudaScheduleNote, cudaMatmul, cudaBlock,
-            cudaMatmulTarget());
+        FailureOr<bool> fast =
+            scheduleFastGpuKernel(kernel, &limits, cudaRowSchedule,
+                                  kCudaMaxGridX, kernel_attr::kCudaScheduleNote,
+                                  cudaMatmul, cudaBlock, cudaMatmulTarget());
         if (failed(fast))
           return signalPassFailure();
         if (*fast)

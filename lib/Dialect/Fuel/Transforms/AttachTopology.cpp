@@ -105,10 +105,9 @@ struct AttachTopologyPass
 
     if (topologyAttr != existing)
       module->setAttr(FuelDialect::kTopologyAttrName, topologyAttr);
-    module->setAttr(
-        FuelDialect::kConfigAttrName,
-        PlanConfigAttr::get(ctx, priceTransfers, allowCostPlacement, pinned,
-                            *requirement, *sources));
+    module->setAttr(FuelDialect::kConfigAttrName,
+                    PlanConfigAttr::get(ctx, priceTransfers, allowCostPlacement,
+                                        pinned, *requirement, *sources));
   }
 };
 } // namespace

@@ -16,7 +16,8 @@ using namespace mlir;
 using namespace mlir::fuel;
 
 void CostWarnings::addPrior(StringRef warning, LocationAttr at) {
-  if (!llvm::any_of(priors, [&](const Prior &p) { return p.warning == warning; }))
+  if (!llvm::any_of(priors,
+                    [&](const Prior &p) { return p.warning == warning; }))
     priors.push_back({warning.str(), at});
 }
 
@@ -95,8 +96,7 @@ DictionaryAttr CostWarnings::toAttr(MLIRContext *ctx) const {
           {b.getNamedAttr("at", m.at),
            b.getNamedAttr("nodes",
                           b.getI64IntegerAttr(static_cast<int64_t>(m.nodes))),
-           b.getNamedAttr("nodes_per_pool_size",
-                          b.getDenseI64ArrayAttr(nodes)),
+           b.getNamedAttr("nodes_per_pool_size", b.getDenseI64ArrayAttr(nodes)),
            b.getNamedAttr("pool_sizes", b.getDenseI64ArrayAttr(sizes)),
            b.getNamedAttr("profile", b.getStringAttr(m.profile)),
            b.getNamedAttr("profile_threads",
@@ -180,12 +180,13 @@ CostWarnings::fromAttr(Attribute attr,
         IntegerAttr nodes, threads;
         DenseI64ArrayAttr perSize, sizes;
         StringAttr profile;
-        if (misses && hasExactly(misses, {"at", "nodes", "nodes_per_pool_size",
-                                          "pool_sizes", "profile",
-                                          "profile_threads"})) {
+        if (misses &&
+            hasExactly(misses, {"at", "nodes", "nodes_per_pool_size",
+                                "pool_sizes", "profile", "profile_threads"})) {
           at = dyn_cast<LocationAttr>(misses.get("at"));
           nodes = dyn_cast<IntegerAttr>(misses.get("nodes"));
-          perSize = dyn_cast<DenseI64ArrayAttr>(misses.get("nodes_per_pool_size"));
+          perSize =
+              dyn_cast<DenseI64ArrayAttr>(misses.get("nodes_per_pool_size"));
           sizes = dyn_cast<DenseI64ArrayAttr>(misses.get("pool_sizes"));
           profile = dyn_cast<StringAttr>(misses.get("profile"));
           threads = dyn_cast<IntegerAttr>(misses.get("profile_threads"));
@@ -213,10 +214,10 @@ CostWarnings::fromAttr(Attribute attr,
         ArrayRef<int64_t> poolSizes = sizes.asArrayRef();
         ArrayRef<int64_t> perPoolSize = perSize.asArrayRef();
         if (poolSizes.empty() || poolSizes.size() != perPoolSize.size()) {
-          (void)(entryFail() << "needs as many 'nodes_per_pool_size' as "
-                                "'pool_sizes', and at least one, got "
-                             << perPoolSize.size() << " and "
-                             << poolSizes.size());
+          (void)(entryFail()
+                 << "needs as many 'nodes_per_pool_size' as "
+                    "'pool_sizes', and at least one, got "
+                 << perPoolSize.size() << " and " << poolSizes.size());
           return failure();
         }
         for (auto [i, size] : llvm::enumerate(poolSizes)) {

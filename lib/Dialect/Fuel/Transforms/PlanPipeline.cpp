@@ -109,8 +109,8 @@ static OpPassManager &buildCandidates(OpPassManager &pm,
   return fpm;
 }
 
-void mlir::fuel::buildPlanCandidatesPipeline(
-    OpPassManager &pm, const PlanningOptions &options) {
+void mlir::fuel::buildPlanCandidatesPipeline(OpPassManager &pm,
+                                             const PlanningOptions &options) {
   (void)buildCandidates(pm, options);
 }
 
