@@ -61,10 +61,11 @@ install(TARGETS fuel-run fuel-probe
 set_target_properties(fuel-run PROPERTIES INSTALL_RPATH "\$ORIGIN/../lib")
 
 if(FUEL_BUILD_COMPILER)
-  # Fuel::Passes: the planning and the lowering passes together.
+  # Fuel::Passes: the passes of every phase together (planning, code
+  # generation, the conversions, lowering).
   add_library(FuelPasses INTERFACE)
-  target_link_libraries(FuelPasses INTERFACE MLIRFuelTransforms MLIRFuelToSPIRV
-    MLIRFuelToNVVM MLIRFuelToLLVM)
+  target_link_libraries(FuelPasses INTERFACE MLIRFuelPlanning MLIRFuelCodegen
+    MLIRFuelToSPIRV MLIRFuelToNVVM MLIRFuelToLLVM MLIRFuelLowering)
 
   # <target> <export name>, lowest layer first.
   set(FUEL_EXPORTED_COMPILER_TARGETS
@@ -77,12 +78,14 @@ if(FUEL_BUILD_COMPILER)
     FuelRtExecutable RtExecutable
     MLIRFuelDialect Dialect
     MLIRFuelCpuTarget CpuTarget
-    MLIRFuelTransforms Transforms
-    MLIRFuelGpuSchedules GpuSchedules
-    MLIRFuelGpuKernels GpuKernels
+    MLIRFuelPlanning Planning
+    MLIRFuelCodegenCPU CodegenCPU
+    MLIRFuelCodegenGPU CodegenGPU
+    MLIRFuelCodegen Codegen
     MLIRFuelToSPIRV ToSPIRV
     MLIRFuelToNVVM ToNVVM
     MLIRFuelToLLVM ToLLVM
+    MLIRFuelLowering Lowering
     FuelPasses Passes
     FuelCompiler Compiler
     FuelCAPI CAPI)
@@ -124,9 +127,9 @@ if(FUEL_BUILD_COMPILER)
     endif()
   endif()
 
-  # fuel-judge, fuel-profile-db and fuel-import-onnx link their libraries
-  # (FuelJudgeTool, FuelImportOnnx, FuelOnnxGeometry) statically; those are
-  # not exported, so FuelConfig.cmake never looks for ONNX or protobuf.
+  # fuel-judge builds its jobs into itself and fuel-import-onnx links its
+  # libraries (FuelImportOnnx, FuelOnnxGeometry) statically; those are not
+  # exported, so FuelConfig.cmake never looks for ONNX or protobuf.
   set(FUEL_INSTALLED_COMPILER_TOOLS fuel-opt fuel-compile fuel-topology
     fuel-judge fuel-profile-db fuel-import-onnx)
   install(TARGETS ${FUEL_INSTALLED_COMPILER_TOOLS}

@@ -5,7 +5,7 @@
 # Fuel::lldELF, Fuel::lldCommon, Fuel::zlib and Fuel::zstd, so that exported
 # targets name them instead of holding this machine's paths.
 #
-# Included by the build (lib/Conversion/FuelToLLVM) and, installed beside
+# Included by the build (lib/Codegen/CPU, the object step) and, installed beside
 # FuelConfig.cmake, by a consumer's find_package(Fuel), which finds them
 # again on the consumer's machine. Needs LLVM_LIBRARY_DIR (from LLVMConfig).
 #

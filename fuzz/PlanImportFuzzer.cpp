@@ -16,7 +16,7 @@
 
 #include "fuel/Dialect/Fuel/IR/FuelAttrs.h"
 #include "fuel/Dialect/Fuel/IR/FuelDialect.h"
-#include "fuel/Dialect/Fuel/Transforms/Passes.h"
+#include "fuel/Planning/Passes.h"
 #include "fuel/Target/TopologyFile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -11,12 +11,14 @@
 
 #include "fuel/Compiler/Compiler.h"
 
+#include "fuel/Codegen/Passes.h"
 #include "fuel/Conversion/Passes.h"
 #include "fuel/Dialect/Fuel/IR/FuelDialect.h"
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
-#include "fuel/Dialect/Fuel/Transforms/NodeAnalysis.h"
-#include "fuel/Dialect/Fuel/Transforms/Passes.h"
-#include "fuel/Dialect/Fuel/Transforms/SerializeExecutable.h"
+#include "fuel/Lowering/Passes.h"
+#include "fuel/Lowering/SerializeExecutable.h"
+#include "fuel/Planning/NodeAnalysis.h"
+#include "fuel/Planning/Passes.h"
 #include "fuel/Target/TopologyFile.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -129,7 +131,9 @@ void mlir::fuel::registerCompilerDialects(DialectRegistry &registry) {
 void mlir::fuel::registerCompilerPasses() {
   static std::once_flag once;
   std::call_once(once, [] {
-    registerFuelPasses();
+    registerFuelPlanningPasses();
+    registerFuelCodegenPasses();
+    registerFuelLoweringPasses();
     registerFuelPlanPipeline();
     registerFuelConversionPasses();
     registerFuelLowerPipeline();

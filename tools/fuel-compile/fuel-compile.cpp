@@ -18,9 +18,9 @@
 
 #include "fuel/Compiler/Compiler.h"
 #include "fuel/Conversion/Passes.h"
-#include "fuel/Dialect/Fuel/Transforms/PlanExport.h"
-#include "fuel/Dialect/Fuel/Transforms/SerializeExecutable.h"
 #include "fuel/Import/OnnxImport.h"
+#include "fuel/Lowering/SerializeExecutable.h"
+#include "fuel/Planning/PlanExport.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Jobs.h"
+#include "Judge.h"
 #include "fuel/Compiler/Compiler.h"
-#include "fuel/Judge/Jobs.h"
-#include "fuel/Judge/Judge.h"
 #include "fuel/Judge/ProfileDB.h"
 
 #include "mlir/IR/DialectRegistry.h"

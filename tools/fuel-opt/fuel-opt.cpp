@@ -23,9 +23,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fuel/Codegen/Passes.h"
 #include "fuel/Conversion/Passes.h"
 #include "fuel/Dialect/Fuel/IR/FuelDialect.h"
-#include "fuel/Dialect/Fuel/Transforms/Passes.h"
+#include "fuel/Lowering/Passes.h"
+#include "fuel/Planning/Passes.h"
 #include "fuel/Target/KernelRegistry.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -76,7 +78,9 @@ static bool loadRegistryFile() {
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  mlir::fuel::registerFuelPasses();
+  mlir::fuel::registerFuelPlanningPasses();
+  mlir::fuel::registerFuelCodegenPasses();
+  mlir::fuel::registerFuelLoweringPasses();
   mlir::fuel::registerFuelPlanPipeline();
   mlir::fuel::registerFuelConversionPasses();
   mlir::fuel::registerFuelLowerPipeline();

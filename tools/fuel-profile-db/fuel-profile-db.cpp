@@ -16,14 +16,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuel/Compiler/Compiler.h"
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
-#include "fuel/Dialect/Fuel/Transforms/PlanState.h"
-#include "fuel/Dialect/Fuel/Transforms/ProfileKey.h"
 #include "fuel/Judge/ProfileDB.h"
+#include "fuel/Planning/PlanState.h"
+#include "fuel/Planning/ProfileKey.h"
 #include "fuel/Target/Version.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -196,8 +199,12 @@ static Error dumpDatabase(judge::ProfileDB &db) {
 /// Stores the --time measurements for the candidates of `path`'s nodes.
 static int recordModule(judge::ProfileDB &db,
                         const StringMap<TimeSpec> &specs) {
+  // A planned module: the fuel dialect over the input's dialects (func,
+  // arith, math, linalg, tensor); nothing here lowers it.
   mlir::DialectRegistry registry;
-  mlir::fuel::registerCompilerDialects(registry);
+  registry.insert<mlir::fuel::FuelDialect, mlir::arith::ArithDialect,
+                  mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
+                  mlir::math::MathDialect, mlir::tensor::TensorDialect>();
   mlir::MLIRContext context(registry);
   std::string message;
   std::unique_ptr<MemoryBuffer> input = mlir::openInputFile(record, &message);

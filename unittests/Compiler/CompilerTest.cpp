@@ -13,11 +13,11 @@
 #include "fuel/Compiler/Compiler.h"
 
 #include "../CpuHosts.h"
-#include "fuel/Conversion/FuelToLLVM/CpuObject.h"
+#include "fuel/Codegen/CPU/CpuObject.h"
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
-#include "fuel/Dialect/Fuel/Transforms/Passes.h"
-#include "fuel/Dialect/Fuel/Transforms/PlanExport.h"
-#include "fuel/Dialect/Fuel/Transforms/SerializeExecutable.h"
+#include "fuel/Lowering/SerializeExecutable.h"
+#include "fuel/Planning/Passes.h"
+#include "fuel/Planning/PlanExport.h"
 #include "fuel/Target/KernelRegistry.h"
 
 #include "fuel-c/RuntimeCxx.h"

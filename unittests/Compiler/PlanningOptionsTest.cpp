@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fuel/Compiler/Compiler.h"
-#include "fuel/Dialect/Fuel/Transforms/Passes.h"
+#include "fuel/Planning/Passes.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"

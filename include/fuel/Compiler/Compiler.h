@@ -12,8 +12,8 @@
 #ifndef FUEL_COMPILER_COMPILER_H
 #define FUEL_COMPILER_COMPILER_H
 
-#include "fuel/Dialect/Fuel/Transforms/PlanningOptions.h"
 #include "fuel/Planner/Placement.h"
+#include "fuel/Planning/PlanningOptions.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -54,7 +54,7 @@ void registerCompilerDialects(DialectRegistry &registry);
 void registerCompilerPasses();
 
 /// Reads fuel-plan option text into `options` (PlanningOptions, declared
-/// with its options in fuel/Dialect/Fuel/Transforms/PlanningOptions.h), over
+/// with its options in fuel/Planning/PlanningOptions.h), over
 /// their current values:
 /// `key=value` items separated by spaces, as in `fuel-plan{...}` and
 /// `fuel-compile --plan` (a value may be quoted with ' or ", or braced; a

@@ -1,7 +1,7 @@
 //===- Passes.h - Conversions of the fuel dialect ---------------*- C++ -*-===//
 //
-// Declarations of the fuel conversions (Passes.td), the fuel-lower pipeline
-// and the test pass that prints a cpu kernel module's assembly.
+// Declarations of the fuel conversions (Passes.td) and of the test passes
+// that print a kernel module's assembly, SPIR-V or PTX.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,31 +18,6 @@ namespace mlir::fuel {
 
 #define GEN_PASS_REGISTRATION
 #include "fuel/Conversion/Passes.h.inc"
-
-/// One pass of `fuel-lower`: the IR stage after it (docs/ARCHITECTURE.md),
-/// its registered name and its constructor (default options).
-struct LowerStep {
-  const char *stage;
-  const char *pass;
-  std::unique_ptr<Pass> (*create)();
-};
-
-/// The number of passes of `fuel-lower`.
-inline constexpr unsigned kNumLowerSteps = 7;
-
-/// The passes of `fuel-lower`, in order: outlined, kernels, bufferized, host,
-/// llvm, spirv, ptx.
-ArrayRef<LowerStep> getLowerSteps();
-
-/// Adds the first `steps` passes of `fuel-lower` (all by default) to `pm`
-/// (anchored on builtin.module): a placed module down to the LLVM-dialect,
-/// SPIR-V and PTX stages, before serialization. `cudaToolkit` is
-/// convert-fuel-to-nvvm's `cuda-toolkit` ("": none).
-void buildLowerPipeline(OpPassManager &pm, unsigned steps = kNumLowerSteps,
-                        StringRef cudaToolkit = "");
-
-/// Registers the `fuel-lower` pipeline.
-void registerFuelLowerPipeline();
 
 /// Prints the assembly of every cpu kernel module of `root` (in the LLVM
 /// dialect), each for the target its schedules were chosen for: the code the

@@ -30,7 +30,7 @@ uint32_t genericGroupSize(const plan::GpuLimits *limits, uint32_t preferred,
                           uint32_t unknownLimit);
 
 /// The shared-memory matmul schedule of Vulkan matmul and batch_matmul
-/// kernels (lib/Conversion/GpuKernels/TiledMatmul.cpp): a workgroup of
+/// kernels (lib/Codegen/GPU/TiledMatmul.cpp): a workgroup of
 /// threadsN x threadsM invocations computes a tileM x tileN tile of C, each
 /// invocation a blockM x blockN block of it in registers, walking K in
 /// panels of tileK held in workgroup memory.
@@ -81,7 +81,7 @@ struct Conv2dShape {
 };
 
 /// The shared-memory schedule of a convolution as an implicit matmul per
-/// image (lib/Conversion/GpuKernels/TiledMatmul.cpp): NCHW computes
+/// image (lib/Codegen/GPU/TiledMatmul.cpp): NCHW computes
 /// out[f][oh * OW + ow] = filter[f][(c, kh, kw)] x patches[(c, kh, kw)][oh *
 /// OW + ow], NHWC out[oh * OW + ow][f] = patches[oh * OW + ow][(kh, kw, c)] x
 /// filter[(kh, kw, c)][f]; the panel of patches each K step copies into
@@ -103,7 +103,7 @@ llvm::Expected<Conv2dTiling> chooseConv2dTiling(const plan::GpuLimits &limits,
                                                 unsigned block = 1);
 
 /// The subgroup reduction schedule of a row reduction or softmax
-/// (lib/Conversion/GpuSchedules): one workgroup per row of `cols`
+/// (lib/Codegen/GPU): one workgroup per row of `cols`
 /// elements, `subgroups` subgroups of `subgroupSize` invocations; each
 /// invocation folds a strided part of the row, a subgroup reduction
 /// (GroupNonUniform) folds each subgroup, and the first subgroup folds the

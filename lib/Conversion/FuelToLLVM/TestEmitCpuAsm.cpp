@@ -10,8 +10,8 @@
 
 #include "fuel/Conversion/Passes.h"
 
-#include "fuel/Conversion/FuelToLLVM/CpuObject.h"
-#include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
+#include "fuel/Codegen/CPU/CpuKernels.h"
+#include "fuel/Codegen/CPU/CpuObject.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 

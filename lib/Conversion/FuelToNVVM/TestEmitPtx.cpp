@@ -10,8 +10,8 @@
 
 #include "fuel/Conversion/Passes.h"
 
+#include "fuel/Codegen/GPU/CudaKernels.h"
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
-#include "fuel/Dialect/Fuel/Transforms/CudaKernels.h"
 
 #include "../TestKernelImages.h"
 

@@ -10,13 +10,13 @@
 
 #include "fuel/Conversion/Passes.h"
 
-#include "fuel/Conversion/GpuKernels.h"
-#include "fuel/Conversion/RowKernelFuncs.h"
-#include "fuel/Conversion/TiledMatmul.h"
+#include "fuel/Codegen/CPU/CpuKernels.h"
+#include "fuel/Codegen/GPU/GpuKernels.h"
+#include "fuel/Codegen/GPU/RowKernelFuncs.h"
+#include "fuel/Codegen/GPU/TiledMatmul.h"
+#include "fuel/Codegen/GPU/VulkanKernels.h"
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Dialect/Fuel/IR/GpuLimits.h"
-#include "fuel/Dialect/Fuel/Transforms/CpuKernels.h"
-#include "fuel/Dialect/Fuel/Transforms/VulkanKernels.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"

@@ -1,5 +1,5 @@
-// RUN: fuel-opt %S/../../Transforms/Inputs/cpu-kernels.mlir --fuel-apply-schedules="target-cpu=znver3 target-triple=x86_64-unknown-linux-gnu" --fuel-bufferize-kernels --convert-fuel-to-llvm | FileCheck %s
-// RUN: fuel-opt %S/../../Transforms/Inputs/cpu-kernels.mlir --fuel-apply-schedules="target-cpu=znver3 target-triple=x86_64-unknown-linux-gnu" --fuel-bufferize-kernels --convert-fuel-to-llvm | fuel-opt | FileCheck %s
+// RUN: fuel-opt %S/../../Codegen/Inputs/cpu-kernels.mlir --fuel-apply-schedules="target-cpu=znver3 target-triple=x86_64-unknown-linux-gnu" --fuel-bufferize-kernels --convert-fuel-to-llvm | FileCheck %s
+// RUN: fuel-opt %S/../../Codegen/Inputs/cpu-kernels.mlir --fuel-apply-schedules="target-cpu=znver3 target-triple=x86_64-unknown-linux-gnu" --fuel-bufferize-kernels --convert-fuel-to-llvm | fuel-opt | FileCheck %s
 
 // Tests that each kernel becomes a private body with the workgroup ids as
 // its last three arguments (the elementwise kernel's forall is gone, its

@@ -1,6 +1,6 @@
-// RUN: fuel-opt %S/../../Transforms/Inputs/cpu-kernels.mlir --fuel-apply-schedules="target-cpu=skylake-avx512 target-triple=x86_64-unknown-linux-gnu" --fuel-bufferize-kernels --convert-fuel-to-llvm --test-fuel-emit-cpu-asm | FileCheck %s --check-prefix=AVX512
-// RUN: fuel-opt %S/../../Transforms/Inputs/cpu-kernels.mlir --fuel-apply-schedules="target-cpu=znver3 target-triple=x86_64-unknown-linux-gnu" --fuel-bufferize-kernels --convert-fuel-to-llvm --test-fuel-emit-cpu-asm | FileCheck %s --check-prefix=AVX2
-// RUN: fuel-opt %S/../../Transforms/Inputs/cpu-kernels.mlir --fuel-apply-schedules="target-cpu=x86-64 target-triple=x86_64-unknown-linux-gnu" --fuel-bufferize-kernels --convert-fuel-to-llvm --test-fuel-emit-cpu-asm | FileCheck %s --check-prefix=GENERIC
+// RUN: fuel-opt %S/../../Codegen/Inputs/cpu-kernels.mlir --fuel-apply-schedules="target-cpu=skylake-avx512 target-triple=x86_64-unknown-linux-gnu" --fuel-bufferize-kernels --convert-fuel-to-llvm --test-fuel-emit-cpu-asm | FileCheck %s --check-prefix=AVX512
+// RUN: fuel-opt %S/../../Codegen/Inputs/cpu-kernels.mlir --fuel-apply-schedules="target-cpu=znver3 target-triple=x86_64-unknown-linux-gnu" --fuel-bufferize-kernels --convert-fuel-to-llvm --test-fuel-emit-cpu-asm | FileCheck %s --check-prefix=AVX2
+// RUN: fuel-opt %S/../../Codegen/Inputs/cpu-kernels.mlir --fuel-apply-schedules="target-cpu=x86-64 target-triple=x86_64-unknown-linux-gnu" --fuel-bufferize-kernels --convert-fuel-to-llvm --test-fuel-emit-cpu-asm | FileCheck %s --check-prefix=GENERIC
 
 // Tests that the kernels compile for the stamped target, whatever machine
 // runs the test: FMAs on zmm registers for AVX-512 (the 8x32 tile), on ymm

@@ -1,10 +1,10 @@
-// RUN: not fuel-opt %s --fuel-plan="topology=%S/../../Transforms/Inputs/vulkan-small-limits.json pinned-device=vulkan:0 allow-cost-placement=false kernel-sources=generated" \
+// RUN: not fuel-opt %s --fuel-plan="topology=%S/../../Codegen/Inputs/vulkan-small-limits.json pinned-device=vulkan:0 allow-cost-placement=false kernel-sources=generated" \
 // RUN:   --fuel-outline-kernels --fuel-apply-schedules -o /dev/null 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not fuel-opt %s --fuel-plan="topology=%S/Inputs/vulkan-narrow-workgroups.json pinned-device=vulkan:0 allow-cost-placement=false kernel-sources=generated" \
 // RUN:   --fuel-outline-kernels --fuel-apply-schedules -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALL
 // RUN: not fuel-opt %s --fuel-plan="topology=%topologies/cpu-lavapipe.json pinned-device=vulkan:0 allow-cost-placement=false kernel-sources=generated" \
 // RUN:   --fuel-outline-kernels --fuel-apply-schedules="vulkan-row-schedule=fast" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MODE
-// RUN: fuel-opt %s --fuel-plan="topology=%S/../../Transforms/Inputs/vulkan-small-limits.json pinned-device=vulkan:0 allow-cost-placement=false kernel-sources=generated" \
+// RUN: fuel-opt %s --fuel-plan="topology=%S/../../Codegen/Inputs/vulkan-small-limits.json pinned-device=vulkan:0 allow-cost-placement=false kernel-sources=generated" \
 // RUN:   --fuel-outline-kernels --fuel-apply-schedules="vulkan-row-schedule=per-element" | FileCheck %s --check-prefix=PER
 
 // Tests the diagnostics of the subgroup row schedule: limits that do not

@@ -233,7 +233,7 @@ LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   // fuel-annotate-costs' deferred warnings, for fuel-warn-costs, which
-  // checks the entries (docs/FuelPasses.md).
+  // checks the entries (docs/FuelPlanningPasses.md).
   if (name == "fuel.cost_warnings") {
     if (!isa<DictionaryAttr>(value) || !isa<FunctionOpInterface>(op))
       return op->emitError()
