@@ -7,6 +7,8 @@ set -euo pipefail
 PACKAGES=(
   clang-22 lld-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   clang-format-22 cmake ninja-build python3 python3-numpy python3-onnx
+  # Every build tree compiles through it (cmake/FuelCcache.cmake).
+  ccache
   libgtest-dev libgmock-dev libbenchmark-dev
   libvulkan1 libvulkan-dev mesa-vulkan-drivers spirv-tools vulkan-tools
   flatbuffers-compiler libflatbuffers-dev libclang-rt-22-dev g++-12

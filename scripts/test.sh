@@ -8,14 +8,36 @@
 # g++ 12 in <build-dir>-nocompiler-gcc), and runs a short fuzzing campaign
 # over every fuzz target in <build-dir>-asan (scripts/fuzz.sh). Every
 # configuration's ctest replays the saved fuzz regressions.
+#
+# Every tree compiles through ccache (cmake/FuelCcache.cmake: the launcher
+# sets the sloppiness clang's precompiled headers need and the source root
+# as base directory; -Xclang -fno-pch-timestamp), so a rerun -- of a fresh
+# clone too -- takes unchanged objects from ~/.cache/ccache (CCACHE_DIR)
+# instead of compiling them. The statistics are zeroed at the start and
+# printed at the end with the wall time, whether the run passed or not:
+# the hit rate says how much a rerun saved.
 # Usage: scripts/test.sh [build-dir]
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$root/build}"
 jobs="${FUEL_JOBS:-2}"
+started=$(date +%s)
 
 "$root/scripts/install-deps.sh"
+
+report() {
+  local status=$?
+  if command -v ccache >/dev/null 2>&1; then
+    echo "test.sh: ccache statistics of this run:"
+    ccache --show-stats || true
+  fi
+  echo "test.sh: wall time $(( $(date +%s) - started )) s (exit $status)"
+}
+if command -v ccache >/dev/null 2>&1; then
+  ccache --zero-stats >/dev/null
+fi
+trap report EXIT
 "$root/scripts/build.sh" "$build"
 # onnxruntime-node under the build tree, from the npm registry, for ctest
 # fuel-bench-ort-check (which fails under CI=true without it, and skips
