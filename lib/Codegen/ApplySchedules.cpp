@@ -4,14 +4,14 @@
 // cuda executable, the transform-dialect schedule its `fuel.schedule` names
 // (a file of kernels/schedules/, built into fuel), through a named sequence:
 // on the CPU the target's ISA class's, with the shape parameters the sequence
-// asks for (docs/CPU-CODEGEN.md, "Schedule files"); on Vulkan @vulkan; on
-// CUDA @cuda, else @gpu of the schedule kernels/schedules/gpu/ shares
-// between the GPU backends. Then canonicalize and CSE, and record the
+// asks for (docs/CPU-CODEGEN.md, "Schedule files"); on Vulkan and CUDA @gpu
+// of the schedule set kernels/schedules/gpu/ the GPU backends share. Then
+// canonicalize and CSE, and record the
 // kernel's workgroup grid (on a GPU, over the workgroup size the device's
 // limits give) and workspace. On Vulkan and CUDA a row reduction or softmax
 // may take the subgroup (warp) row schedule instead, and a matmul,
 // batch_matmul or conv2d the shared-memory one, whose bodies the conversions
-// build (docs/LOWERING.md, "Vulkan: fast schedules", "CUDA: fast schedules").
+// build (docs/LOWERING.md, "GPU schedules").
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,9 +20,10 @@
 #include "fuel/Codegen/CPU/CpuKernels.h"
 #include "fuel/Codegen/CPU/PackMatmul.h"
 #include "fuel/Codegen/GPU/CudaKernels.h"
+#include "fuel/Codegen/GPU/GpuKernels.h"
 #include "fuel/Codegen/GPU/GpuMatmul.h"
+#include "fuel/Codegen/GPU/GpuRowKernels.h"
 #include "fuel/Codegen/GPU/VulkanKernels.h"
-#include "fuel/Codegen/GPU/VulkanRowKernels.h"
 #include "fuel/Dialect/Fuel/IR/GpuLimits.h"
 #include "fuel/Target/Cpu/CpuTarget.h"
 
@@ -319,31 +320,6 @@ struct ApplySchedulesPass
   }
 
   /// The schedule `path`, parsed (once per pass run).
-  /// Whether the schedule `path` exists: a file under `schedules-dir` when
-  /// it is set, else one built into fuel.
-  bool scheduleExists(StringRef path) {
-    if (schedulesDir.empty())
-      return getEmbeddedSchedule(path).has_value();
-    SmallString<256> full(schedulesDir);
-    llvm::sys::path::append(full, path);
-    return llvm::sys::fs::exists(full);
-  }
-
-  /// The schedule a kernel's `fuel.schedule` names. A cuda schedule
-  /// (`kernels/schedules/cuda/<kind>.mlir`) that does not exist is the GPU
-  /// schedule shared by the GPU backends: `kernels/schedules/gpu/<kind>.mlir`,
-  /// else `kernels/schedules/gpu/per_element.mlir` (docs/LOWERING.md, "CUDA").
-  std::string resolveSchedulePath(StringRef path) {
-    constexpr StringLiteral cuda = "kernels/schedules/cuda/";
-    if (!path.starts_with(cuda) || scheduleExists(path))
-      return path.str();
-    std::string shared =
-        ("kernels/schedules/gpu/" + path.drop_front(cuda.size())).str();
-    if (scheduleExists(shared))
-      return shared;
-    return "kernels/schedules/gpu/per_element.mlir";
-  }
-
   FailureOr<ModuleOp> loadSchedule(func::FuncOp kernel, StringRef path) {
     auto it = schedules->find(path.str());
     if (it != schedules->end())
@@ -469,28 +445,19 @@ struct ApplySchedulesPass
   }
 
   /// Applies `kernel`'s schedule through its named sequence
-  /// `sequenceName` (the ISA class on the CPU, `vulkan` on Vulkan, `cuda`
-  /// on CUDA, else the shared GPU schedule's `gpu`); `workgroupSize` is the
-  /// GPU's workgroup (CUDA block) size, 0 on the CPU, and `gpuKind` its kind.
+  /// `sequenceName` (the ISA class on the CPU, `gpu` on Vulkan and CUDA);
+  /// `workgroupSize` is the GPU's workgroup (CUDA block) size, 0 on the CPU,
+  /// and `gpuKind` its kind.
   LogicalResult applyOne(func::FuncOp kernel, StringRef sequenceName,
                          uint32_t workgroupSize = 0,
                          DeviceKind gpuKind = DeviceKind::vulkan) {
-    auto pathAttr = kernel->getAttrOfType<StringAttr>(kernel_attr::kSchedule);
-    std::string path = pathAttr.getValue().str();
     bool cuda = workgroupSize && gpuKind == DeviceKind::cuda;
-    if (cuda)
-      path = resolveSchedulePath(path);
-    FailureOr<ModuleOp> schedule = loadSchedule(kernel, path);
+    auto pathAttr = kernel->getAttrOfType<StringAttr>(kernel_attr::kSchedule);
+    FailureOr<ModuleOp> schedule = loadSchedule(kernel, pathAttr.getValue());
     if (failed(schedule))
       return failure();
     auto sequence = dyn_cast_or_null<transform::NamedSequenceOp>(
         SymbolTable::lookupSymbolIn(*schedule, sequenceName));
-    // A shared GPU schedule's sequence is @gpu.
-    if (!sequence && cuda) {
-      sequenceName = "gpu";
-      sequence = dyn_cast_or_null<transform::NamedSequenceOp>(
-          SymbolTable::lookupSymbolIn(*schedule, sequenceName));
-    }
     if (!sequence)
       return kernel.emitError() << "kernel " << describeKernel(kernel)
                                 << ": schedule '" << pathAttr.getValue()
@@ -635,8 +602,8 @@ struct ApplySchedulesPass
              << " kernel runs one";
     int64_t iterations = 1;
     if (!outermost.empty()) {
-      FailureOr<VulkanForallSpace> space =
-          getVulkanForallSpace(kernel, outermost.front());
+      FailureOr<GpuForallSpace> space =
+          getGpuForallSpace(kernel, outermost.front());
       if (failed(space))
         return failure();
       iterations = space->iterations;
@@ -659,15 +626,15 @@ struct ApplySchedulesPass
     return success();
   }
 
-  /// A vulkan kernel of the matmul kinds, which may take the shared-memory
+  /// A GPU kernel of the matmul kinds, which may take the shared-memory
   /// schedule.
-  static bool isVulkanMatmulKind(func::FuncOp kernel) {
+  static bool isGpuMatmulKind(func::FuncOp kernel) {
     auto kind = kernel->getAttrOfType<StringAttr>(kernel_attr::kOpKind);
     return kind &&
            (kind.getValue() == "matmul" || kind.getValue() == "batch_matmul");
   }
 
-  static bool isVulkanConvKind(func::FuncOp kernel) {
+  static bool isGpuConvKind(func::FuncOp kernel) {
     auto kind = kernel->getAttrOfType<StringAttr>(kernel_attr::kOpKind);
     return kind && kind.getValue() == "conv2d";
   }
@@ -689,9 +656,9 @@ struct ApplySchedulesPass
       return row;
     if (matmulMode == GpuMatmulSchedule::PerElement)
       return false;
-    if (isVulkanMatmulKind(kernel))
+    if (isGpuMatmulKind(kernel))
       return scheduleGpuMatmul(kernel, limits, block, matmulMode, target);
-    if (isVulkanConvKind(kernel))
+    if (isGpuConvKind(kernel))
       return scheduleGpuConv2d(kernel, limits, block, matmulMode, target);
     return false;
   }
@@ -728,7 +695,7 @@ struct ApplySchedulesPass
           return signalPassFailure();
       }
     }
-    // Vulkan kernels: the schedules' @vulkan sequences, the workgroup size
+    // Vulkan kernels: the shared GPU schedules' @gpu, the workgroup size
     // from the device's limits in the module's topology (getGpuLimits; the
     // defaults of VulkanKernels.h for what it does not state).
     for (ModuleOp kernels : getVulkanKernelModules(root)) {
@@ -750,14 +717,13 @@ struct ApplySchedulesPass
           return signalPassFailure();
         if (*fast)
           continue;
-        if (failed(applyOne(kernel, "vulkan", workgroupSize)))
+        if (failed(applyOne(kernel, "gpu", workgroupSize)))
           return signalPassFailure();
       }
     }
     // CUDA kernels: the warp row schedule and the shared-memory matmul and
     // conv2d where they apply (convert-fuel-to-nvvm builds them), else the
-    // schedules' @cuda sequences, or the shared GPU schedules' @gpu
-    // (resolveSchedulePath), the block size from the device's limits
+    // shared GPU schedules' @gpu, the block size from the device's limits
     // (getCudaLimits: the topology's, the rest from CUDA's table for the
     // compute capability; cudaBlockSize).
     for (ModuleOp kernels : getCudaKernelModules(root)) {
@@ -768,15 +734,14 @@ struct ApplySchedulesPass
       for (func::FuncOp kernel : getKernelFuncs(kernels)) {
         if (!kernel->hasAttr(kernel_attr::kSchedule))
           continue;
-        FailureOr<bool> fast =
-            scheduleFastGpuKernel(kernel, &limits, cudaRowSchedule,
-                                  kCudaMaxGridX, kernel_attr::kCudaScheduleNote,
-                                  cudaMatmul, cudaBlock, cudaMatmulTarget());
+        FailureOr<bool> fast = scheduleFastGpuKernel(
+            kernel, &limits, cudaRowSchedule, kCudaMaxGridX,
+            cudaMatmulTarget().name, cudaMatmul, cudaBlock, cudaMatmulTarget());
         if (failed(fast))
           return signalPassFailure();
         if (*fast)
           continue;
-        if (failed(applyOne(kernel, "cuda", blockSize, DeviceKind::cuda)))
+        if (failed(applyOne(kernel, "gpu", blockSize, DeviceKind::cuda)))
           return signalPassFailure();
       }
     }

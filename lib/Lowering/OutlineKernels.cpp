@@ -968,7 +968,9 @@ FailureOr<KernelSpec> Outliner::hostSpec(Operation *op, DeviceAttr device) {
   spec.prefix = "host_" + bareOpName(op).str();
   spec.kernelId = backend + ".generated." + spec.prefix;
   spec.opKind = "host";
-  spec.schedule = "kernels/schedules/" + backend + "/host.mlir";
+  spec.schedule = "kernels/schedules/" +
+                  std::string(target::scheduleFolder(toPlan(device).kind)) +
+                  "/host.mlir";
   // No registry record: the revision names the kernel and its schedule.
   std::string text = spec.kernelId + '\0' + spec.schedule;
   spec.revision = llvm::xxh3_64bits(StringRef(text));

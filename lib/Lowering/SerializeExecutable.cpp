@@ -12,6 +12,7 @@
 #include "fuel/Lowering/SerializeExecutable.h"
 #include "fuel/Codegen/CPU/CpuObject.h"
 #include "fuel/Codegen/GPU/CudaKernels.h"
+#include "fuel/Codegen/GPU/GpuKernels.h"
 #include "fuel/Codegen/GPU/VulkanKernels.h"
 #include "fuel/Dialect/Fuel/IR/FuelProgram.h"
 #include "fuel/Dialect/Fuel/IR/GpuLimits.h"

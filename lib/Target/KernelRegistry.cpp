@@ -57,6 +57,10 @@ std::optional<KernelSource> symbolizeKernelSource(std::string_view s) {
   return std::nullopt;
 }
 
+std::string_view scheduleFolder(DeviceKind backend) {
+  return backend == DeviceKind::Cpu ? "cpu" : "gpu";
+}
+
 std::optional<DeviceKind> libraryBackend(KernelSource source) {
   switch (source) {
   case KernelSource::Generated:
@@ -267,13 +271,15 @@ static bool isSnakeName(llvm::StringRef name) {
 bool RegistryParser::checkLowering(llvm::StringRef path,
                                    const KernelRecord &record) {
   llvm::StringRef lowering(record.lowering);
-  std::string backend(plan::stringifyDeviceKind(record.backend));
   std::string source(stringifyKernelSource(record.source));
-  // Generated kernels are compiled from a schedule file of their backend;
-  // library kernels are called through a shim of their library.
+  // Generated kernels are compiled from a schedule file of their backend
+  // (kernels/schedules/cpu/, or the set the GPU backends share,
+  // kernels/schedules/gpu/); library kernels are called through a shim of
+  // their library.
   std::string prefix, suffix, what;
   if (record.source == KernelSource::Generated) {
-    prefix = "kernels/schedules/" + backend + "/";
+    prefix = "kernels/schedules/" +
+             std::string(scheduleFolder(record.backend)) + "/";
     suffix = ".mlir";
     what = "the schedule file of a generated kernel";
   } else {

@@ -1,7 +1,7 @@
 // RUN: fuel-opt %s --fuel-plan="topology=%topologies/cpu-lavapipe.json pinned-device=vulkan:0 allow-cost-placement=false kernel-sources=generated" \
 // RUN:   --fuel-outline-kernels --fuel-apply-schedules="vulkan-row-schedule=per-element" | FileCheck %s
 
-// Tests that fuel-apply-schedules runs the @vulkan sequence of each vulkan
+// Tests that fuel-apply-schedules runs the @gpu sequence of each vulkan
 // kernel's schedule: the matmul (smaller than one shared-memory tile, so
 // per element, with the note saying so) root is tiled by 1 along M and N (K stays
 // whole) with its fill fused, one forall iteration per output element, and
@@ -12,7 +12,7 @@
 // iterations, one workgroup) and decomposed inside the row.
 
 // CHECK-LABEL: fuel.executable @vulkan_0 on vulkan:0
-// CHECK: func.func @matmul_0({{.*}}fuel.kernel_id = "vulkan.generated.matmul_f32"{{.*}}fuel.schedule = "kernels/schedules/vulkan/matmul.mlir", fuel.vulkan_schedule_note = "per-element: the matmul's 37 x 29 is smaller than one 64 x 64 tile{{.*}}", fuel.workgroup_size = array<i64: 64, 1, 1>, fuel.workgroups = array<i64: 17, 1, 1>
+// CHECK: func.func @matmul_0({{.*}}fuel.gpu_schedule_note = {reason = "per-element: the matmul's 37 x 29 is smaller than one 64 x 64 tile{{.*}}", target = "vulkan"}, fuel.kernel_id = "vulkan.generated.matmul_f32"{{.*}}fuel.schedule = "kernels/schedules/gpu/per_element.mlir", fuel.workgroup_size = array<i64: 64, 1, 1>, fuel.workgroups = array<i64: 17, 1, 1>
 // CHECK: scf.forall (%{{.*}}, %{{.*}}) in (37, 29)
 // CHECK: linalg.fill {{.*}} -> tensor<1x1xf32>
 // CHECK: linalg.matmul {{.*}} tensor<1x53xf32>, tensor<53x1xf32>

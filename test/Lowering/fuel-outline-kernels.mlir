@@ -327,7 +327,7 @@ func.func @returned(%x: tensor<8x8xf32>) -> tensor<4x8xf32> {
 // CHECK:       fuel.executable @cuda_0 on cuda:0 {
 // CHECK:         func.func @transpose_0(
 // CHECK-SAME:      fuel.kernel_id = "cuda.generated.transpose_f32"
-// CHECK-SAME:      fuel.schedule = "kernels/schedules/cuda/transpose.mlir"
+// CHECK-SAME:      fuel.schedule = "kernels/schedules/gpu/per_element.mlir"
 // CHECK-LABEL: func.func @devices(
 // CHECK:         %[[C:.+]] = fuel.copy %arg0 : tensor<4x8xf32> from cpu to cuda:0
 // CHECK:         %[[G:.+]] = fuel.dispatch @cuda_0::@transpose_0 (%[[C]])
@@ -370,7 +370,7 @@ func.func @devices(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // CHECK:       fuel.executable @cuda_0 on cuda:0 {
 // CHECK:         func.func @host_extract_slice_0(
 // CHECK-SAME:      fuel.kernel_id = "cuda.generated.host_extract_slice"
-// CHECK-SAME:      fuel.schedule = "kernels/schedules/cuda/host.mlir"
+// CHECK-SAME:      fuel.schedule = "kernels/schedules/gpu/host.mlir"
 // CHECK:         fuel.library_kernel @cublas_matmul_1 "cuda.cublas.matmul_f32" shim "cublas" entry "fuel_shim_cublas_sgemm" grid [1, 1, 1] params [4, 4, 4, 4, 4, 4, 0, 0, 4] workspace 4194304 revision 5
 // CHECK:       func.func @gpu_slice(
 // CHECK:         %[[C:.+]] = fuel.copy %arg0 : tensor<8x4xf32> from cpu to cuda:0

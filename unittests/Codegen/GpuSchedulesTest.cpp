@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuel/Codegen/GPU/GpuSchedules.h"
+#include "fuel/Codegen/GPU/GpuRowKernels.h"
 #include "fuel/Target/GpuTiling.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -39,12 +39,12 @@
 #include <string>
 
 using namespace mlir;
-using fuel::gpu::RowKernelKind;
+using ::fuel::gpu::RowKernelKind;
 
 namespace {
 
-fuel::plan::GpuLimits lavapipe() {
-  fuel::plan::GpuLimits l;
+::fuel::plan::GpuLimits lavapipe() {
+  ::fuel::plan::GpuLimits l;
   l.subgroupSize = 8;
   l.sharedMemoryBytes = 32768;
   l.maxWorkgroupInvocations = 1024;
@@ -52,8 +52,8 @@ fuel::plan::GpuLimits lavapipe() {
   return l;
 }
 
-fuel::plan::GpuLimits wide() {
-  fuel::plan::GpuLimits l = lavapipe();
+::fuel::plan::GpuLimits wide() {
+  ::fuel::plan::GpuLimits l = lavapipe();
   l.subgroupSize = 32;
   l.sharedMemoryBytes = 49152;
   return l;
@@ -61,7 +61,7 @@ fuel::plan::GpuLimits wide() {
 
 // The target env of a device with these limits: gpu.shuffle lowers only
 // with the env's subgroup size equal to its width.
-std::string targetEnv(const fuel::plan::GpuLimits &limits) {
+std::string targetEnv(const ::fuel::plan::GpuLimits &limits) {
   return "#spirv.target_env<#spirv.vce<v1.3, [Shader, GroupNonUniform, "
          "GroupNonUniformArithmetic, GroupNonUniformShuffle], "
          "[SPV_KHR_storage_buffer_storage_class]>, "
@@ -81,10 +81,10 @@ protected:
 
   /// A module holding one gpu.module with the row kernel `kind`.
   OwningOpRef<ModuleOp> build(RowKernelKind kind, int64_t rows, int64_t cols,
-                              const fuel::plan::GpuLimits &limits,
+                              const ::fuel::plan::GpuLimits &limits,
                               uint32_t *workgroupSize = nullptr) {
-    llvm::Expected<fuel::target::ReductionTiling> tiling =
-        fuel::target::chooseReductionTiling(limits, cols);
+    llvm::Expected<::fuel::target::ReductionTiling> tiling =
+        ::fuel::target::chooseReductionTiling(limits, cols);
     EXPECT_TRUE(bool(tiling)) << llvm::toString(tiling.takeError());
     if (!tiling)
       return nullptr;
@@ -98,7 +98,7 @@ protected:
                        parseAttribute(targetEnv(limits), &ctx));
     b.setInsertionPointToEnd(module->getBody());
     auto gm = gpu::GPUModuleOp::create(b, loc, "kernels");
-    FailureOr<gpu::GPUFuncOp> fn = fuel::gpu::buildRowKernel(
+    FailureOr<gpu::GPUFuncOp> fn = ::fuel::gpu::buildRowKernel(
         b, loc, gm, "row", kind, rows, cols, b.getF32Type(), *tiling);
     EXPECT_TRUE(succeeded(fn));
     EXPECT_TRUE(succeeded(verify(*module)));
@@ -251,23 +251,23 @@ TEST_F(GpuSchedules, BadInputIsDiagnosed) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   b.setInsertionPointToEnd(module->getBody());
   auto gm = gpu::GPUModuleOp::create(b, loc, "kernels");
-  fuel::target::ReductionTiling t =
-      *fuel::target::chooseReductionTiling(lavapipe(), 64);
+  ::fuel::target::ReductionTiling t =
+      *::fuel::target::chooseReductionTiling(lavapipe(), 64);
   std::string messages;
   ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
     messages += d.str() + "\n";
     return success();
   });
-  EXPECT_TRUE(failed(fuel::gpu::buildRowKernel(
+  EXPECT_TRUE(failed(::fuel::gpu::buildRowKernel(
       b, loc, gm, "k", RowKernelKind::Sum, 4, 64, b.getI32Type(), t)));
   EXPECT_NE(messages.find("element type 'i32' is not f32 or f16"),
             std::string::npos)
       << messages;
-  EXPECT_TRUE(failed(fuel::gpu::buildRowKernel(
+  EXPECT_TRUE(failed(::fuel::gpu::buildRowKernel(
       b, loc, gm, "k", RowKernelKind::Sum, 0, 64, b.getF32Type(), t)));
   EXPECT_NE(messages.find("shape 0 x 64 is not positive"), std::string::npos);
   t.subgroups = 16;
-  EXPECT_TRUE(failed(fuel::gpu::buildRowKernel(
+  EXPECT_TRUE(failed(::fuel::gpu::buildRowKernel(
       b, loc, gm, "k", RowKernelKind::Sum, 4, 64, b.getF32Type(), t)));
   EXPECT_NE(messages.find("is inconsistent"), std::string::npos);
 }

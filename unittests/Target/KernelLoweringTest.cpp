@@ -100,20 +100,48 @@ std::map<std::string, std::string> estimatedKernels() {
   return rows;
 }
 
-TEST(KernelLowering, WellFormedAndOnePerKernel) {
+// A generated kernel names a schedule file of its backend's folder
+// (kernels/schedules/cpu/, or gpu/ for Vulkan and CUDA, whose kernels share
+// one schedule set: gpu/per_element.mlir serves every kind but softmax), a
+// library kernel the shim entry of its library; a shim entry calls one
+// kernel, so no two records name the same one.
+TEST(KernelLowering, WellFormedAndEachShimEntryOnce) {
   std::map<std::string, std::string> owners;
   for (const KernelRecord &r : KernelRegistry::get().records()) {
-    std::string backend(plan::stringifyDeviceKind(r.backend));
+    std::string folder(scheduleFolder(r.backend));
     std::string source(stringifyKernelSource(r.source));
-    llvm::Regex form(r.source == KernelSource::Generated
-                         ? "^kernels/schedules/" + backend +
-                               "/[a-z0-9_]+\\.mlir$"
-                         : "^fuel_shim_" + source + "_[a-z0-9_]+$");
+    bool generated = r.source == KernelSource::Generated;
+    llvm::Regex form(generated ? "^kernels/schedules/" + folder +
+                                     "/[a-z0-9_]+\\.mlir$"
+                               : "^fuel_shim_" + source + "_[a-z0-9_]+$");
     EXPECT_TRUE(form.match(r.lowering)) << r.id << ": " << r.lowering;
+    if (generated)
+      continue;
     auto [it, inserted] = owners.emplace(r.lowering, r.id);
     EXPECT_TRUE(inserted) << r.lowering << " is the lowering of both "
                           << it->second << " and " << r.id;
   }
+}
+
+// Vulkan and CUDA generated kernels of the same op compile from the same
+// schedule file: one GPU schedule set, no per-target copies.
+TEST(KernelLowering, GpuBackendsShareTheirSchedules) {
+  const KernelRegistry &reg = KernelRegistry::get();
+  unsigned pairs = 0;
+  for (const KernelRecord &r : reg.records()) {
+    if (r.backend != plan::DeviceKind::Vulkan ||
+        r.source != KernelSource::Generated)
+      continue;
+    std::string cudaId = "cuda" + r.id.substr(std::string("vulkan").size());
+    const KernelRecord *cuda = reg.find(cudaId);
+    if (!cuda)
+      continue;
+    ++pairs;
+    EXPECT_EQ(cuda->lowering, r.lowering) << r.id << " and " << cudaId;
+    EXPECT_TRUE(KernelRegistry::scheduleFileText(r.lowering).has_value())
+        << r.id << ": " << r.lowering << " is not built in";
+  }
+  EXPECT_GT(pairs, 0u);
 }
 
 TEST(KernelLowering, EstimatesTableMatchesTheTree) {

@@ -486,6 +486,11 @@ TEST(KernelRegistryErrors, Messages) {
        "$.kernels[0].lowering: expected the schedule file of a generated "
        "kernel, 'kernels/schedules/cpu/<name>.mlir' (name of [a-z0-9_]), got "
        "\"kernels/schedules/cuda/matmul.mlir\""},
+      {R"({"backend": "vulkan", "id": "vulkan.generated.matmul_f32",
+           "lowering": "kernels/schedules/vulkan/matmul.mlir"})",
+       "$.kernels[0].lowering: expected the schedule file of a generated "
+       "kernel, 'kernels/schedules/gpu/<name>.mlir' (name of [a-z0-9_]), got "
+       "\"kernels/schedules/vulkan/matmul.mlir\""},
       {R"({"lowering": "kernels/schedules/cpu/.mlir"})",
        "$.kernels[0].lowering: expected the schedule file of a generated "
        "kernel, 'kernels/schedules/cpu/<name>.mlir' (name of [a-z0-9_]), got "

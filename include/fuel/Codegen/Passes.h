@@ -8,7 +8,7 @@
 #define FUEL_CODEGEN_PASSES_H
 
 #include "fuel/Codegen/GPU/GpuMatmul.h"
-#include "fuel/Codegen/GPU/VulkanRowKernels.h"
+#include "fuel/Codegen/GPU/GpuRowKernels.h"
 #include "fuel/Dialect/Fuel/IR/FuelDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"

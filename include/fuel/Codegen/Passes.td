@@ -54,7 +54,7 @@ def FuelApplySchedulesPass
     and the kernel's B binding by one of that type, so the kernel copies
     nothing; the dispatches keep their node and prediction.
 
-    Vulkan row kernels (VulkanRowKernels.h; docs/LOWERING.md "Vulkan: fast
+    Vulkan row kernels (GpuRowKernels.h; docs/LOWERING.md "Vulkan: fast
     schedules"): a vulkan kernel whose body is one f32 row reduction
     (`linalg.reduce` or a reducing `linalg.generic` over the innermost
     dimensions of binding 0 by addf, maximumf or minimumf from a fill of its
@@ -92,13 +92,14 @@ def FuelApplySchedulesPass
     `fuel::target::chooseMatmulTiling` needs, whose M and N (under `auto`)
     fill at least one TM x TN tile: smaller ones run faster per element
     (docs/PERFORMANCE.md). Such a kernel keeps its
-    linalg body and gets `fuel.vulkan_matmul` (bindings, shape, tiles TM
-    x TN x TK, RM x RN elements per invocation, `vulkan-matmul-block`),
+    linalg body and gets `fuel.gpu_matmul` (target "vulkan", bindings,
+    shape, tiles TM x TN x TK, RM x RN elements per invocation,
+    `vulkan-matmul-block`),
     `fuel.workgroup_size` = [TN / RN, TM / RM, 1] and `fuel.workgroups` =
     [ceil(N / TN), ceil(M / TM), batch]; convert-fuel-to-spirv builds its
     kernel. Any other matmul kernel takes the per-element schedule and
-    records why as `fuel.vulkan_schedule_note` (a limit missing or too
-    small is named there).
+    records why as `fuel.gpu_schedule_note` = {reason, target} (a limit
+    missing or too small is named there).
 
     Errors, at the kernel function and naming it: a schedule that is not
     built in (or not readable under `schedules-dir`), that does not parse,
@@ -120,11 +121,12 @@ def FuelApplySchedulesPass
     built by convert-fuel-to-nvvm with `gpu.shuffle` (PTX `shfl.sync`). A
     plain matmul, batch_matmul or conv2d takes the shared-memory schedule
     by `cuda-matmul` (`auto`, `tiled`, `per-element`; tiles of
-    `cuda-matmul-block`): `fuel.cuda_matmul` or `fuel.cuda_conv2d`, the
-    records of the Vulkan ones, with CUDA's grid (2^31 - 1 x 65535 x
-    65535). A matched kernel that keeps the per-element schedule records
-    why as `fuel.cuda_schedule_note` ("per-element: ..."). Every other
-    cuda kernel takes its `@cuda` or `@gpu` sequence.
+    `cuda-matmul-block`): `fuel.gpu_matmul` or `fuel.gpu_conv2d` with
+    target "cuda", within CUDA's grid (2^31 - 1 x 65535 x 65535). A
+    matched kernel that keeps the per-element schedule records why as
+    `fuel.gpu_schedule_note` = {reason = "per-element: ...", target =
+    "cuda"}. Every other GPU kernel, Vulkan's and CUDA's alike, takes the
+    `@gpu` sequence of the shared GPU schedules (kernels/schedules/gpu/).
 
     An unknown `vulkan-matmul`, `cuda-matmul`, `vulkan-row-schedule` or
     `cuda-row-schedule` value is refused when the options are parsed.

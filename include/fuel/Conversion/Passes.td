@@ -111,8 +111,8 @@ def ConvertFuelToSPIRVPass : Pass<"convert-fuel-to-spirv", "mlir::ModuleOp"> {
        declaration carrying its `fuel.*` attributes (dispatches still name
        it) and `fuel.spirv_entry` (its entry point's name).
 
-    Shared-memory matmul (TiledMatmul.cpp): a kernel that
-    fuel-apply-schedules gave `fuel.vulkan_matmul` (a plain matmul or
+    Shared-memory matmul (GpuMatmul.cpp): a kernel that
+    fuel-apply-schedules gave `fuel.gpu_matmul` (a plain matmul or
     batch_matmul, docs/LOWERING.md "Vulkan: fast schedules") is not
     lowered from its loops: its `gpu.func` is built from that attribute.
     Workgroup (x, y, z) computes the TM x TN tile of C at columns x * TN,
@@ -123,7 +123,8 @@ def ConvertFuelToSPIRVPass : Pass<"convert-fuel-to-spirv", "mlir::ModuleOp"> {
     past the edges, with a `gpu.barrier` (`ControlBarrier`) after the
     copy and after the accumulation; C is stored where it lies inside the
     matrix, so any shape runs. Errors, at the kernel: a malformed
-    `fuel.vulkan_matmul`, bindings that are not the operands it
+    `fuel.gpu_matmul` or one whose target is not "vulkan", bindings that
+    are not the operands it
     describes, a `fuel.workgroup_size` that is not the tiling's, panels
     beyond the device's `shared_memory_bytes` or a workgroup beyond its
     `max_workgroup_invocations` (Vulkan's guaranteed 16384 bytes and 128
@@ -208,8 +209,9 @@ def ConvertFuelToNVVMPass : Pass<"convert-fuel-to-nvvm", "mlir::ModuleOp"> {
        `fuel.ptx_entry` (its `.entry` name).
        The fast schedules fuel-apply-schedules recorded are built instead
        (docs/LOWERING.md, "CUDA: fast schedules"): a kernel with
-       `fuel.cuda_matmul` or `fuel.cuda_conv2d` gets the shared-memory
-       matmul body convert-fuel-to-spirv also builds (TiledMatmul.h), each
+       `fuel.gpu_matmul` or `fuel.gpu_conv2d` (target "cuda") gets the
+       shared-memory
+       matmul body convert-fuel-to-spirv also builds (GpuMatmul.h), each
        binding a static 1-D memref, its panels workgroup attributions
        (`.shared`) between `gpu.barrier`s (`bar.sync`), `known_block_size`
        its tiling's [x, y, 1]; a kernel with `fuel.row_kernel` gets

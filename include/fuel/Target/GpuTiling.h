@@ -30,7 +30,7 @@ uint32_t genericGroupSize(const plan::GpuLimits *limits, uint32_t preferred,
                           uint32_t unknownLimit);
 
 /// The shared-memory matmul schedule of Vulkan matmul and batch_matmul
-/// kernels (lib/Codegen/GPU/TiledMatmul.cpp): a workgroup of
+/// kernels (lib/Codegen/GPU/GpuMatmul.cpp): a workgroup of
 /// threadsN x threadsM invocations computes a tileM x tileN tile of C, each
 /// invocation a blockM x blockN block of it in registers, walking K in
 /// panels of tileK held in workgroup memory.
@@ -81,7 +81,7 @@ struct Conv2dShape {
 };
 
 /// The shared-memory schedule of a convolution as an implicit matmul per
-/// image (lib/Codegen/GPU/TiledMatmul.cpp): NCHW computes
+/// image (lib/Codegen/GPU/GpuMatmul.cpp): NCHW computes
 /// out[f][oh * OW + ow] = filter[f][(c, kh, kw)] x patches[(c, kh, kw)][oh *
 /// OW + ow], NHWC out[oh * OW + ow][f] = patches[oh * OW + ow][(kh, kw, c)] x
 /// filter[(kh, kw, c)][f]; the panel of patches each K step copies into

@@ -47,6 +47,12 @@ std::optional<plan::DeviceKind> libraryBackend(KernelSource source);
 /// Every kernel source, in KernelSource order.
 llvm::ArrayRef<KernelSource> allKernelSources();
 
+/// The folder under kernels/schedules/ whose files compile `backend`'s
+/// generated kernels: "cpu" for the CPU, "gpu" for Vulkan and CUDA, which
+/// share one schedule set (each schedule's sequence @gpu; the conversion of
+/// each target turns the same scheduled loops into its code).
+std::string_view scheduleFolder(plan::DeviceKind backend);
+
 /// Parses the `kernel-sources` option (SEMANTICS §3 step 3, §9): a comma
 /// list of source names ("generated,openblas"). Empty text means every
 /// source and gives an empty list. The result is in KernelSource order

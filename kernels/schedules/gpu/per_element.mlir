@@ -1,19 +1,20 @@
 // GPU schedule of every op kind but softmax (elementwise, matmul,
 // batch_matmul, conv2d, pool, reduce, transpose, generic), sequence @gpu,
-// shared by the GPU backends: a cuda kernel whose schedule
-// (`kernels/schedules/cuda/<kind>.mlir`) does not exist takes
-// `kernels/schedules/gpu/<kind>.mlir`, else this file (docs/LOWERING.md,
-// "CUDA"). The first argument is the kernel func.func.
+// shared by the GPU backends: the registry's vulkan and cuda records of
+// those kinds name this file (docs/LOWERING.md, "GPU schedules"). The first
+// argument is the kernel func.func.
 //
 // Correct for every shape first: the kernel's root op is tiled by 1 along
 // each of its parallel loops (`parallel(1)`: reduction loops stay whole
 // inside the tile) into one scf.forall, and every linalg op producing one of
 // its operands (the fill of a matmul or reduction, the ops of an elementwise
-// chain) is fused into it. Each iteration of that forall is one thread of
-// the kernel: the conversion (convert-fuel-to-nvvm, GpuKernels.h)
-// linearizes the forall over blocks of the size the device's limits give
-// (CudaKernels.h), and a thread computes one output element, its reductions
-// sequentially.
+// chain) is fused into it. Each iteration of that forall is one invocation
+// (thread) of the kernel: the target's conversion (convert-fuel-to-spirv,
+// convert-fuel-to-nvvm; GpuKernels.h) linearizes the forall over workgroups
+// (blocks) of the size the device's limits give, and an invocation computes
+// one output element, its reductions sequentially. Row reductions, softmax,
+// matmul, batch_matmul and conv2d take faster schedules where they match
+// (fuel-apply-schedules; GpuRowKernels.h, GpuMatmul.h).
 module attributes {transform.with_named_sequence} {
   // A linalg op whose first result feeds another linalg op: a producer of
   // the root, not the root.

@@ -1,7 +1,7 @@
 // GPU schedule of the softmax kernels (linalg.softmax, any rank and
-// dimension), sequence @gpu, shared by the GPU backends (a cuda kernel takes
-// it when `kernels/schedules/cuda/softmax.mlir` does not exist; docs/
-// LOWERING.md, "CUDA"). The first argument is the kernel func.func.
+// dimension), sequence @gpu, shared by the GPU backends (Vulkan and CUDA;
+// docs/LOWERING.md, "GPU schedules"). The first argument is the kernel
+// func.func.
 //
 // Correct for every shape first: the softmax is tiled by 1 along every
 // dimension but the one it normalises (`parallel(1)`: that dimension counts

@@ -9,7 +9,6 @@
 #include "fuel/Codegen/GPU/GpuKernels.h"
 
 #include "fuel/Codegen/CPU/CpuKernels.h"
-#include "fuel/Codegen/GPU/VulkanKernels.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -18,12 +17,16 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <algorithm>
 #include <limits>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::fuel;
@@ -124,7 +127,7 @@ FailureOr<gpu::GPUFuncOp> mlir::fuel::buildLinearizedGpuFunc(
   SmallVector<int64_t> lbs, counts, steps;
   int64_t iterations = 1;
   if (forall) {
-    FailureOr<VulkanForallSpace> space = getVulkanForallSpace(kernel, forall);
+    FailureOr<GpuForallSpace> space = getGpuForallSpace(kernel, forall);
     if (failed(space))
       return failure();
     lbs = space->lowerBounds;
@@ -233,4 +236,53 @@ void mlir::fuel::promoteWorkgroupAllocations(gpu::GPUFuncOp fn) {
     alloc.getResult().replaceAllUsesWith(buffer);
     alloc.erase();
   }
+}
+
+FailureOr<mlir::fuel::GpuForallSpace>
+mlir::fuel::getGpuForallSpace(Operation *kernel, scf::ForallOp forall) {
+  GpuForallSpace space;
+  for (auto [lb, ub, step] :
+       llvm::zip(forall.getMixedLowerBound(), forall.getMixedUpperBound(),
+                 forall.getMixedStep())) {
+    std::optional<int64_t> l = getConstantIntValue(lb);
+    std::optional<int64_t> u = getConstantIntValue(ub);
+    std::optional<int64_t> s = getConstantIntValue(step);
+    if (!l || !u || !s || *s <= 0)
+      return kernel->emitError()
+             << "kernel " << describeKernel(kernel)
+             << ": the scf.forall of a GPU kernel needs static bounds "
+                "and positive steps";
+    space.lowerBounds.push_back(*l);
+    space.steps.push_back(*s);
+    space.counts.push_back(std::max<int64_t>(0, (*u - *l + *s - 1) / *s));
+    space.iterations *= space.counts.back();
+  }
+  return space;
+}
+
+void mlir::fuel::noteGpuSchedule(func::FuncOp kernel, StringRef target,
+                                 const Twine &reason) {
+  Builder b(kernel.getContext());
+  kernel->setAttr(
+      kernel_attr::kGpuScheduleNote,
+      b.getDictionaryAttr(
+          {b.getNamedAttr("reason", b.getStringAttr("per-element: " + reason)),
+           b.getNamedAttr("target", b.getStringAttr(target))}));
+}
+
+LogicalResult mlir::fuel::checkGpuRecordTarget(func::FuncOp kernel,
+                                               StringRef attr,
+                                               StringRef expected) {
+  auto record = kernel->getAttrOfType<DictionaryAttr>(attr);
+  auto target = record ? record.getAs<StringAttr>("target") : StringAttr();
+  if (!target)
+    return kernel.emitError()
+           << "kernel " << describeKernel(kernel) << ": '" << attr
+           << "' needs 'target', the GPU target it was scheduled for";
+  if (target.getValue() != expected)
+    return kernel.emitError()
+           << "kernel " << describeKernel(kernel) << ": '" << attr
+           << "' was scheduled for target '" << target.getValue() << "', not '"
+           << expected << "'";
+  return success();
 }

@@ -3,8 +3,8 @@
 // convert-fuel-to-nvvm: each bufferized cuda kernel module becomes one
 // gpu.binary holding the PTX of all its kernels, through a gpu.func per
 // kernel (its workgroup scf.forall linearized over blocks and threads,
-// GpuKernels.h; the shared-memory matmul and conv2d, TiledMatmul.h; the
-// warp row kernels, RowKernelFuncs.h), the upstream gpu-to-nvvm conversion
+// GpuKernels.h; the shared-memory matmul and conv2d, GpuMatmul.h; the
+// warp row kernels, GpuRowKernels.h), the upstream gpu-to-nvvm conversion
 // and LLVM's NVPTX backend in-process (Passes.td has the contract,
 // docs/LOWERING.md "CUDA" the design).
 //
@@ -15,10 +15,9 @@
 #include "fuel/Codegen/CPU/CpuKernels.h"
 #include "fuel/Codegen/GPU/CudaKernels.h"
 #include "fuel/Codegen/GPU/GpuKernels.h"
-#include "fuel/Codegen/GPU/RowKernelFuncs.h"
-#include "fuel/Codegen/GPU/TiledMatmul.h"
+#include "fuel/Codegen/GPU/GpuMatmul.h"
+#include "fuel/Codegen/GPU/GpuRowKernels.h"
 #include "fuel/Codegen/GPU/VulkanKernels.h"
-#include "fuel/Codegen/GPU/VulkanRowKernels.h"
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Dialect/Fuel/IR/GpuLimits.h"
 #include "fuel/Planner/CudaLimits.h"
@@ -250,7 +249,7 @@ struct ConvertFuelToNVVMPass
   }
 
   /// The gpu.func of a kernel of the shared-memory matmul or conv2d
-  /// schedule (`fuel.cuda_matmul` / `fuel.cuda_conv2d`, TiledMatmul.h): each
+  /// schedule (`fuel.gpu_matmul` / `fuel.gpu_conv2d`, GpuMatmul.h): each
   /// binding one pointer to its first element, the panels in shared memory.
   LogicalResult buildTiledKernel(func::FuncOp kernel,
                                  gpu::GPUModuleOp gpuModule,
@@ -259,8 +258,6 @@ struct ConvertFuelToNVVMPass
         ::fuel::plan::cudaLimitsFor(::fuel::plan::kDefaultComputeCapability);
     TiledMatmulTarget target;
     target.backend = "cuda";
-    target.matmulAttr = kernel_attr::kCudaMatmul;
-    target.conv2dAttr = kernel_attr::kCudaConv2d;
     target.defaultSharedMemoryBytes = table.sharedMemoryBytes;
     target.defaultInvocations = table.maxWorkgroupInvocations;
     auto argumentType = [](MemRefType binding) -> Type {
@@ -283,7 +280,7 @@ struct ConvertFuelToNVVMPass
   }
 
   /// The gpu.func of a kernel of the warp row schedule (`fuel.row_kernel`,
-  /// RowKernelFuncs.h): its subgroup reductions as butterfly `gpu.shuffle`s
+  /// GpuRowKernels.h): its subgroup reductions as butterfly `gpu.shuffle`s
   /// over the warp (`shfl.sync.bfly`), the warp of thread t being t / S, its
   /// workgroup buffer in shared memory. The record's S must be the device's
   /// warp size.
@@ -446,8 +443,8 @@ struct ConvertFuelToNVVMPass
     ::fuel::plan::GpuLimits limits =
         getCudaLimits(getOperation(), toPlan(exe.getDevice()));
     for (func::FuncOp kernel : funcs) {
-      LogicalResult built = kernel->hasAttr(kernel_attr::kCudaMatmul) ||
-                                    kernel->hasAttr(kernel_attr::kCudaConv2d)
+      LogicalResult built = kernel->hasAttr(kernel_attr::kGpuMatmul) ||
+                                    kernel->hasAttr(kernel_attr::kGpuConv2d)
                                 ? buildTiledKernel(kernel, gpuModule, limits)
                             : kernel->hasAttr(kernel_attr::kRowKernel)
                                 ? buildWarpRowKernel(kernel, gpuModule, limits)

@@ -12,8 +12,8 @@
 
 #include "fuel/Codegen/CPU/CpuKernels.h"
 #include "fuel/Codegen/GPU/GpuKernels.h"
-#include "fuel/Codegen/GPU/RowKernelFuncs.h"
-#include "fuel/Codegen/GPU/TiledMatmul.h"
+#include "fuel/Codegen/GPU/GpuMatmul.h"
+#include "fuel/Codegen/GPU/GpuRowKernels.h"
 #include "fuel/Codegen/GPU/VulkanKernels.h"
 #include "fuel/Dialect/Fuel/IR/FuelOps.h"
 #include "fuel/Dialect/Fuel/IR/GpuLimits.h"
@@ -286,7 +286,7 @@ struct ConvertFuelToSPIRVPass
   }
 
   /// The gpu.func of a kernel of the subgroup row schedule
-  /// (RowKernelFuncs.h), its bindings rebound like every kernel's.
+  /// (GpuRowKernels.h), its bindings rebound like every kernel's.
   LogicalResult buildRowGpuFunc(func::FuncOp kernel, gpu::GPUModuleOp gpuModule,
                                 unsigned pushCount) {
     FailureOr<gpu::GPUFuncOp> fn = buildRowKernelFunc(kernel, gpuModule);
@@ -300,7 +300,7 @@ struct ConvertFuelToSPIRVPass
   }
 
   /// The gpu.func of a kernel of the shared-memory matmul schedule
-  /// (TiledMatmul.h): runtime arrays from element `offset_i`, push
+  /// (GpuMatmul.h): runtime arrays from element `offset_i`, push
   /// constant `i` of `pushCount` words, the tiling's LocalSize.
   LogicalResult
   buildTiledGpuFunc(func::FuncOp kernel, gpu::GPUModuleOp gpuModule,
@@ -309,8 +309,6 @@ struct ConvertFuelToSPIRVPass
     MLIRContext *ctx = &getContext();
     TiledMatmulTarget target;
     target.backend = "vulkan";
-    target.matmulAttr = kernel_attr::kVulkanMatmul;
-    target.conv2dAttr = kernel_attr::kVulkanConv2d;
     target.defaultSharedMemoryBytes = kVulkanMinSharedMemoryBytes;
     target.defaultInvocations = kVulkanMinWorkgroupInvocations;
     auto argumentType = [](MemRefType binding) -> Type {
@@ -393,16 +391,16 @@ struct ConvertFuelToSPIRVPass
              << pushCount * 4 << " bytes of push constants, more than the "
              << pushBytes << " allowed";
     for (func::FuncOp kernel : funcs) {
-      // The shared-memory matmul and conv2d schedules (TiledMatmul.cpp).
-      if (kernel->hasAttr(kernel_attr::kVulkanMatmul) ||
-          kernel->hasAttr(kernel_attr::kVulkanConv2d)) {
+      // The shared-memory matmul and conv2d schedules (GpuMatmul.cpp).
+      if (kernel->hasAttr(kernel_attr::kGpuMatmul) ||
+          kernel->hasAttr(kernel_attr::kGpuConv2d)) {
         if (failed(buildTiledGpuFunc(
                 kernel, gpuModule, pushCount,
                 getGpuLimits(getOperation(), toPlan(exe.getDevice())))))
           return failure();
         continue;
       }
-      if (failed(isVulkanRowKernel(kernel)
+      if (failed(isGpuRowKernel(kernel)
                      ? buildRowGpuFunc(kernel, gpuModule, pushCount)
                  : fitLoopBudget(kernel).succeeded()
                      ? buildGpuFunc(kernel, gpuModule, pushCount)

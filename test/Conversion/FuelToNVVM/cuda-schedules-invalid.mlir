@@ -14,17 +14,17 @@
 // option and the value (the fast row schedule is spelled 'warp' on CUDA); `cuda-matmul=per-element`
 // keeps the per-element schedule with no record; under `auto` a matmul
 // smaller than one 64 x 128 tile keeps it with the reason as
-// fuel.cuda_schedule_note; `tiled` takes the shared-memory schedule anyway.
+// fuel.gpu_schedule_note; `tiled` takes the shared-memory schedule anyway.
 
 // MATMUL: for the --cuda-matmul option: Cannot find option named 'fast'!
 // ROWS: for the --cuda-row-schedule option: Cannot find option named 'subgroup'!
 // PER: func.func @matmul_0(
-// PER-NOT: fuel.cuda_matmul
+// PER-NOT: fuel.gpu_matmul
 // SMALL: func.func @matmul_0(
-// SMALL-SAME: fuel.cuda_schedule_note = "per-element: the matmul's 33 x 29 is smaller than one 64 x 128 tile, which the per-element schedule runs faster"
-// SMALL-NOT: fuel.cuda_matmul
+// SMALL-NOT: fuel.gpu_matmul
+// SMALL-SAME: fuel.gpu_schedule_note = {reason = "per-element: the matmul's 33 x 29 is smaller than one 64 x 128 tile, which the per-element schedule runs faster", target = "cuda"}
 // TILED: func.func @matmul_0(
-// TILED-SAME: fuel.cuda_matmul = {{.*}}tile = array<i64: 64, 128, 32>
+// TILED-SAME: fuel.gpu_matmul = {{.*}}tile = array<i64: 64, 128, 32>
 // TILED-SAME: fuel.workgroups = array<i64: 1, 1, 1>
 
 func.func @mm(%a: tensor<33x17xf32>, %b: tensor<17x29xf32>) -> tensor<33x29xf32> {

@@ -20,7 +20,7 @@ fuel.executable @cuda_0 on cuda:0 {
 fuel.executable @cuda_0 on cuda:0 {
   builtin.module {
     // expected-error @+1 {{kernel @k (cuda.generated.matmul_f32): 'fuel.workgroup_size' must be [32, 16, 1], the invocations of its matmul tiling}}
-    func.func @k(%a: memref<64x64xf32>, %b: memref<64x128xf32>, %c: memref<64x128xf32>) attributes {fuel.kernel_id = "cuda.generated.matmul_f32", fuel.cuda_matmul = {a = 0 : i64, b = 1 : i64, c = 2 : i64, batch = 1 : i64, m = 64 : i64, n = 128 : i64, k = 64 : i64, tile = array<i64: 64, 128, 64>, block = array<i64: 4, 4>, init = 0.0 : f32}, fuel.workgroup_size = array<i64: 256, 1, 1>, fuel.workgroups = array<i64: 1, 1, 1>} {
+    func.func @k(%a: memref<64x64xf32>, %b: memref<64x128xf32>, %c: memref<64x128xf32>) attributes {fuel.kernel_id = "cuda.generated.matmul_f32", fuel.gpu_matmul = {target = "cuda", a = 0 : i64, b = 1 : i64, c = 2 : i64, batch = 1 : i64, m = 64 : i64, n = 128 : i64, k = 64 : i64, tile = array<i64: 64, 128, 64>, block = array<i64: 4, 4>, init = 0.0 : f32}, fuel.workgroup_size = array<i64: 256, 1, 1>, fuel.workgroups = array<i64: 1, 1, 1>} {
       return
     }
   }
@@ -31,7 +31,7 @@ fuel.executable @cuda_0 on cuda:0 {
 fuel.executable @cuda_0 on cuda:0 {
   builtin.module {
     // expected-error @+1 {{kernel @k (cuda.generated.matmul_f32): its matmul panels take 98304 bytes of workgroup memory, more than the device's shared_memory_bytes (49152)}}
-    func.func @k(%a: memref<64x128xf32>, %b: memref<128x128xf32>, %c: memref<64x128xf32>) attributes {fuel.kernel_id = "cuda.generated.matmul_f32", fuel.cuda_matmul = {a = 0 : i64, b = 1 : i64, c = 2 : i64, batch = 1 : i64, m = 64 : i64, n = 128 : i64, k = 128 : i64, tile = array<i64: 64, 128, 128>, block = array<i64: 4, 4>, init = 0.0 : f32}, fuel.workgroup_size = array<i64: 32, 16, 1>, fuel.workgroups = array<i64: 1, 1, 1>} {
+    func.func @k(%a: memref<64x128xf32>, %b: memref<128x128xf32>, %c: memref<64x128xf32>) attributes {fuel.kernel_id = "cuda.generated.matmul_f32", fuel.gpu_matmul = {target = "cuda", a = 0 : i64, b = 1 : i64, c = 2 : i64, batch = 1 : i64, m = 64 : i64, n = 128 : i64, k = 128 : i64, tile = array<i64: 64, 128, 128>, block = array<i64: 4, 4>, init = 0.0 : f32}, fuel.workgroup_size = array<i64: 32, 16, 1>, fuel.workgroups = array<i64: 1, 1, 1>} {
       return
     }
   }
@@ -41,8 +41,8 @@ fuel.executable @cuda_0 on cuda:0 {
 
 fuel.executable @cuda_0 on cuda:0 {
   builtin.module {
-    // expected-error @+1 {{kernel @k (cuda.generated.matmul_f32): binding #1 (B) has type 'memref<64x64xf32>', not the f32 operand of shape [64, 128] that 'fuel.cuda_matmul' describes}}
-    func.func @k(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x128xf32>) attributes {fuel.kernel_id = "cuda.generated.matmul_f32", fuel.cuda_matmul = {a = 0 : i64, b = 1 : i64, c = 2 : i64, batch = 1 : i64, m = 64 : i64, n = 128 : i64, k = 64 : i64, tile = array<i64: 64, 128, 64>, block = array<i64: 4, 4>, init = 0.0 : f32}, fuel.workgroup_size = array<i64: 32, 16, 1>, fuel.workgroups = array<i64: 1, 1, 1>} {
+    // expected-error @+1 {{kernel @k (cuda.generated.matmul_f32): binding #1 (B) has type 'memref<64x64xf32>', not the f32 operand of shape [64, 128] that 'fuel.gpu_matmul' describes}}
+    func.func @k(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x128xf32>) attributes {fuel.kernel_id = "cuda.generated.matmul_f32", fuel.gpu_matmul = {target = "cuda", a = 0 : i64, b = 1 : i64, c = 2 : i64, batch = 1 : i64, m = 64 : i64, n = 128 : i64, k = 64 : i64, tile = array<i64: 64, 128, 64>, block = array<i64: 4, 4>, init = 0.0 : f32}, fuel.workgroup_size = array<i64: 32, 16, 1>, fuel.workgroups = array<i64: 1, 1, 1>} {
       return
     }
   }

@@ -28,17 +28,17 @@
 
 // KERNELS-LABEL: fuel.executable @cuda_0 on cuda:0
 // KERNELS: func.func @matmul_0(
-// KERNELS-SAME: fuel.cuda_matmul = {a = 0 : i64, b = 1 : i64, batch = 1 : i64, block = array<i64: 4, 4>, c = 2 : i64, init = 0.000000e+00 : f32, k = 67 : i64, m = 130 : i64, n = 200 : i64, tile = array<i64: 64, 128, 64>}
+// KERNELS-SAME: fuel.gpu_matmul = {a = 0 : i64, b = 1 : i64, batch = 1 : i64, block = array<i64: 4, 4>, c = 2 : i64, init = 0.000000e+00 : f32, k = 67 : i64, m = 130 : i64, n = 200 : i64, target = "cuda", tile = array<i64: 64, 128, 64>}
 // KERNELS-SAME: fuel.workgroup_size = array<i64: 32, 16, 1>
 // KERNELS-SAME: fuel.workgroups = array<i64: 2, 3, 1>
 // KERNELS-NOT: scf.forall
 // KERNELS: linalg.matmul
 // KERNELS: func.func @batch_matmul_1(
-// KERNELS-SAME: fuel.cuda_matmul = {a = 0 : i64, b = 1 : i64, batch = 3 : i64, block = array<i64: 4, 4>, c = 2 : i64, init = 0.000000e+00 : f32, k = 5 : i64, m = 67 : i64, n = 130 : i64, tile = array<i64: 64, 128, 8>}
+// KERNELS-SAME: fuel.gpu_matmul = {a = 0 : i64, b = 1 : i64, batch = 3 : i64, block = array<i64: 4, 4>, c = 2 : i64, init = 0.000000e+00 : f32, k = 5 : i64, m = 67 : i64, n = 130 : i64, target = "cuda", tile = array<i64: 64, 128, 8>}
 // KERNELS-SAME: fuel.workgroup_size = array<i64: 32, 16, 1>
 // KERNELS-SAME: fuel.workgroups = array<i64: 2, 2, 3>
 // KERNELS: func.func @conv2d_2(
-// KERNELS-SAME: fuel.cuda_conv2d = {block = array<i64: 4, 4>, dilations = array<i64: 1, 1>, filter = 1 : i64, init = 0.000000e+00 : f32, input = 0 : i64, layout = "nchw_fchw", output = 2 : i64, shape = array<i64: 2, 3, 20, 21, 70, 3, 3>, strides = array<i64: 1, 1>, tile = array<i64: 64, 128, 32>}
+// KERNELS-SAME: fuel.gpu_conv2d = {block = array<i64: 4, 4>, dilations = array<i64: 1, 1>, filter = 1 : i64, init = 0.000000e+00 : f32, input = 0 : i64, layout = "nchw_fchw", output = 2 : i64, shape = array<i64: 2, 3, 20, 21, 70, 3, 3>, strides = array<i64: 1, 1>, target = "cuda", tile = array<i64: 64, 128, 32>}
 // KERNELS-SAME: fuel.workgroup_size = array<i64: 32, 16, 1>
 // KERNELS-SAME: fuel.workgroups = array<i64: 3, 2, 2>
 

@@ -26,7 +26,7 @@
 // rule (chooseRowSchedule) keeps the softmax (4 columns per thread) and
 // the max (13 columns) per-element and takes the warp schedule for the sum
 // (16 columns per thread), and `per-element` keeps all three, each kept
-// kernel with the reason as fuel.cuda_schedule_note.
+// kernel with the reason as fuel.gpu_schedule_note.
 
 // WARP: func.func @softmax_0(
 // WARP-SAME: fuel.row_kernel = "softmax"
@@ -42,20 +42,20 @@
 // WARP-SAME: fuel.row_tiling = array<i64: 2, 4096, 32, 8>
 
 // AUTO: func.func @softmax_0(
-// AUTO-SAME: fuel.cuda_schedule_note = "per-element: 4 rows of 1031 columns: the measured rule takes the subgroup schedule only for fewer rows than the subgroup size (32) of at least 16 columns per invocation of its 256-wide workgroup"
+// AUTO-SAME: fuel.gpu_schedule_note = {reason = "per-element: 4 rows of 1031 columns: the measured rule takes the subgroup schedule only for fewer rows than the subgroup size (32) of at least 16 columns per invocation of its 256-wide workgroup", target = "cuda"}
 // AUTO-NOT: fuel.row_kernel
 // AUTO: func.func @reduce_1(
-// AUTO-SAME: fuel.cuda_schedule_note = "per-element: 3 rows of 13 columns: {{.*}} of its 32-wide workgroup"
+// AUTO-SAME: fuel.gpu_schedule_note = {reason = "per-element: 3 rows of 13 columns: {{.*}} of its 32-wide workgroup", target = "cuda"}
 // AUTO: func.func @reduce_2(
-// AUTO-NOT: fuel.cuda_schedule_note
+// AUTO-NOT: fuel.gpu_schedule_note
 // AUTO-SAME: fuel.row_kernel = "sum"
 
 // PER: func.func @softmax_0(
-// PER-SAME: fuel.cuda_schedule_note = "per-element: the row schedule option is 'per-element'"
+// PER-SAME: fuel.gpu_schedule_note = {reason = "per-element: the row schedule option is 'per-element'", target = "cuda"}
 // PER: func.func @reduce_1(
-// PER-SAME: fuel.cuda_schedule_note = "per-element: the row schedule option is 'per-element'"
+// PER-SAME: fuel.gpu_schedule_note = {reason = "per-element: the row schedule option is 'per-element'", target = "cuda"}
 // PER: func.func @reduce_2(
-// PER-SAME: fuel.cuda_schedule_note = "per-element: the row schedule option is 'per-element'"
+// PER-SAME: fuel.gpu_schedule_note = {reason = "per-element: the row schedule option is 'per-element'", target = "cuda"}
 // PER-NOT: fuel.row_kernel
 
 // IR: func.func private @softmax_0({{.*}}fuel.ptx_entry = "softmax_0"

@@ -32,7 +32,7 @@ fuel.executable @vulkan_0 on vulkan:0 {
   builtin.module {
     // Per row of 5x7: the square root of the sum of the row, accumulated in
     // a scratch buffer.
-    func.func @row_sum(%a: memref<5x7xf32>, %out: memref<5xf32>) attributes {fuel.kernel_id = "vulkan.generated.reduce_f32", fuel.op_kind = "reduce", fuel.revision = 1 : i64, fuel.schedule = "kernels/schedules/vulkan/reduce.mlir", fuel.workgroup_size = array<i64: 64, 1, 1>, fuel.workgroups = array<i64: 1, 1, 1>, fuel.workspace_bytes = 0 : i64} {
+    func.func @row_sum(%a: memref<5x7xf32>, %out: memref<5xf32>) attributes {fuel.kernel_id = "vulkan.generated.reduce_f32", fuel.op_kind = "reduce", fuel.revision = 1 : i64, fuel.schedule = "kernels/schedules/gpu/per_element.mlir", fuel.workgroup_size = array<i64: 64, 1, 1>, fuel.workgroups = array<i64: 1, 1, 1>, fuel.workspace_bytes = 0 : i64} {
       %zero = arith.constant 0.0 : f32
       %acc = memref.alloca() : memref<1xf32>
       scf.forall (%i) in (5) {
@@ -51,7 +51,7 @@ fuel.executable @vulkan_0 on vulkan:0 {
       return
     }
     // No forall: one invocation doubles 3 elements.
-    func.func @scale(%a: memref<3xf32>, %b: memref<3xf32>) attributes {fuel.kernel_id = "vulkan.generated.host_extract_slice", fuel.op_kind = "host", fuel.revision = 2 : i64, fuel.schedule = "kernels/schedules/vulkan/host.mlir", fuel.workgroup_size = array<i64: 1, 1, 1>, fuel.workgroups = array<i64: 1, 1, 1>, fuel.workspace_bytes = 0 : i64} {
+    func.func @scale(%a: memref<3xf32>, %b: memref<3xf32>) attributes {fuel.kernel_id = "vulkan.generated.host_extract_slice", fuel.op_kind = "host", fuel.revision = 2 : i64, fuel.schedule = "kernels/schedules/gpu/host.mlir", fuel.workgroup_size = array<i64: 1, 1, 1>, fuel.workgroups = array<i64: 1, 1, 1>, fuel.workspace_bytes = 0 : i64} {
       linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
           ins(%a : memref<3xf32>) outs(%b : memref<3xf32>) {
       ^bb0(%x: f32, %o: f32):

@@ -31,7 +31,7 @@
 
 fuel.executable @vulkan_0 on vulkan:0 {
   builtin.module {
-    func.func @sum100(%a: memref<1x100xf32>, %out: memref<1xf32>) attributes {fuel.kernel_id = "vulkan.generated.reduce_f32", fuel.op_kind = "reduce", fuel.revision = 1 : i64, fuel.schedule = "kernels/schedules/vulkan/reduce.mlir", fuel.workgroup_size = array<i64: 1, 1, 1>, fuel.workgroups = array<i64: 1, 1, 1>, fuel.workspace_bytes = 0 : i64} {
+    func.func @sum100(%a: memref<1x100xf32>, %out: memref<1xf32>) attributes {fuel.kernel_id = "vulkan.generated.reduce_f32", fuel.op_kind = "reduce", fuel.revision = 1 : i64, fuel.schedule = "kernels/schedules/gpu/per_element.mlir", fuel.workgroup_size = array<i64: 1, 1, 1>, fuel.workgroups = array<i64: 1, 1, 1>, fuel.workspace_bytes = 0 : i64} {
       linalg.reduce ins(%a : memref<1x100xf32>) outs(%out : memref<1xf32>) dimensions = [1]
         (%x: f32, %s: f32) {
           %t = arith.addf %x, %s : f32
@@ -39,7 +39,7 @@ fuel.executable @vulkan_0 on vulkan:0 {
         }
       return
     }
-    func.func @nested(%a: memref<1x4x7xf32>, %out: memref<1xf32>) attributes {fuel.kernel_id = "vulkan.generated.reduce_f32", fuel.op_kind = "reduce", fuel.revision = 1 : i64, fuel.schedule = "kernels/schedules/vulkan/reduce.mlir", fuel.workgroup_size = array<i64: 1, 1, 1>, fuel.workgroups = array<i64: 1, 1, 1>, fuel.workspace_bytes = 0 : i64} {
+    func.func @nested(%a: memref<1x4x7xf32>, %out: memref<1xf32>) attributes {fuel.kernel_id = "vulkan.generated.reduce_f32", fuel.op_kind = "reduce", fuel.revision = 1 : i64, fuel.schedule = "kernels/schedules/gpu/per_element.mlir", fuel.workgroup_size = array<i64: 1, 1, 1>, fuel.workgroups = array<i64: 1, 1, 1>, fuel.workspace_bytes = 0 : i64} {
       linalg.reduce ins(%a : memref<1x4x7xf32>) outs(%out : memref<1xf32>) dimensions = [1, 2]
         (%x: f32, %s: f32) {
           %t = arith.addf %x, %s : f32

@@ -15,7 +15,7 @@
 // RUN:   --fuel-apply-schedules="vulkan-matmul=fast" 2>&1 | FileCheck %s --check-prefix=BAD-OPTION
 
 // Tests that a vulkan matmul keeps the per-element schedule, with the
-// reason as `fuel.vulkan_schedule_note`, where the topology gives no
+// reason as `fuel.gpu_schedule_note`, where the topology gives no
 // limits, leaves the subgroup size unknown or has too little shared memory
 // for one column of the panels, where the matmul (37 x 29) is smaller than
 // one 64 x 64 tile, and with vulkan-matmul=per-element; that
@@ -24,25 +24,25 @@
 // unknown vulkan-matmul value is an error naming the option.
 
 // NO-LIMITS: func.func @matmul_0(
-// NO-LIMITS-SAME: fuel.vulkan_schedule_note = "per-element: the topology gives no gpu limits for this device"
-// NO-LIMITS-NOT: fuel.vulkan_matmul =
+// NO-LIMITS-NOT: fuel.gpu_matmul =
+// NO-LIMITS-SAME: fuel.gpu_schedule_note = {reason = "per-element: the topology gives no gpu limits for this device", target = "vulkan"}
 // NO-LIMITS: scf.forall
 
-// NO-SUBGROUP: fuel.vulkan_schedule_note = "per-element: the device's gpu_limits give no 'subgroup_size' (0 = unknown)
+// NO-SUBGROUP: fuel.gpu_schedule_note = {reason = "per-element: the device's gpu_limits give no 'subgroup_size' (0 = unknown)
 // NO-SUBGROUP: scf.forall
 
-// TINY: fuel.vulkan_schedule_note = "per-element: matmul tiling: 256 bytes of shared memory cannot hold one column of a 64 x 64 tile"
+// TINY: fuel.gpu_schedule_note = {reason = "per-element: matmul tiling: 256 bytes of shared memory cannot hold one column of a 64 x 64 tile", target = "vulkan"}
 // TINY: scf.forall
 
 // SMALL: func.func @matmul_0(
-// SMALL-SAME: fuel.vulkan_schedule_note = "per-element: the matmul's 37 x 29 is smaller than one 64 x 64 tile, which the per-element schedule runs faster"
+// SMALL-SAME: fuel.gpu_schedule_note = {reason = "per-element: the matmul's 37 x 29 is smaller than one 64 x 64 tile, which the per-element schedule runs faster", target = "vulkan"}
 // SMALL: scf.forall
 
 // OPTION: func.func @matmul_0(
-// OPTION-NOT: fuel.vulkan_matmul =
+// OPTION-NOT: fuel.gpu_matmul =
 // OPTION: scf.forall
 
-// BLOCK2: fuel.vulkan_matmul = {{{.*}}block = array<i64: 2, 2>{{.*}}tile = array<i64: 32, 32, 64>}
+// BLOCK2: fuel.gpu_matmul = {{{.*}}block = array<i64: 2, 2>{{.*}}target = "vulkan", tile = array<i64: 32, 32, 64>}
 // BLOCK2-SAME: fuel.workgroup_size = array<i64: 16, 16, 1>
 
 // BAD-OPTION: for the --vulkan-matmul option: Cannot find option named 'fast'!

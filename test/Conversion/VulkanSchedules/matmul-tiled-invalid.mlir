@@ -18,6 +18,8 @@
 // RUN:   | not fuel-opt --convert-fuel-to-spirv 2>&1 | FileCheck %s --check-prefix=LAYOUT
 // RUN: sed -e 's/shape = array<i64: 1, 3, 10, 10, 64, 3, 3>/shape = array<i64: 1, 3, 10, 12, 64, 3, 3>/' %t.host.mlir \
 // RUN:   | not fuel-opt --convert-fuel-to-spirv 2>&1 | FileCheck %s --check-prefix=CONV-BINDING
+// RUN: sed -e 's/target = "vulkan"/target = "cuda"/' %t.host.mlir \
+// RUN:   | not fuel-opt --convert-fuel-to-spirv 2>&1 | FileCheck %s --check-prefix=TARGET
 
 // Tests that convert-fuel-to-spirv checks a kernel's shared-memory matmul
 // tiling before building it, with an error at the kernel naming the limit,
@@ -26,16 +28,17 @@
 // the block, a shape the bindings do not have, a workgroup beyond the
 // device's invocations (lavapipe's kernel under a topology whose workgroups
 // hold 32) and a missing field; for a convolution, an unknown layout and a
-// shape its bindings do not have.
+// shape its bindings do not have; and a record chosen for another target.
 
 // SHARED: error: kernel @matmul_0 {{.*}}: its matmul panels take 65536 bytes of workgroup memory, more than the device's shared_memory_bytes (32768)
 // SIZE: error: kernel @matmul_0 {{.*}}: 'fuel.workgroup_size' must be [16, 16, 1], the invocations of its matmul tiling
-// BLOCK: error: kernel @matmul_0 {{.*}}: 'fuel.vulkan_matmul' needs positive tiles that are multiples of the block
-// BINDING: error: kernel @matmul_0 {{.*}}: binding #0 (A) has type 'memref<128x64xf32>', not the f32 operand of shape [100, 64] that 'fuel.vulkan_matmul' describes
+// BLOCK: error: kernel @matmul_0 {{.*}}: 'fuel.gpu_matmul' needs positive tiles that are multiples of the block
+// BINDING: error: kernel @matmul_0 {{.*}}: binding #0 (A) has type 'memref<128x64xf32>', not the f32 operand of shape [100, 64] that 'fuel.gpu_matmul' describes
 // INVOCATIONS: error: kernel @matmul_0 {{.*}}: its workgroup of 256 invocations exceeds the device's max_workgroup_invocations (32)
-// LAYOUT: error: kernel @{{[a-z0-9_]+}} (vulkan.generated.conv2d_f32): 'fuel.vulkan_conv2d' needs 'layout' ("nchw_fchw" or "nhwc_hwcf")
-// CONV-BINDING: error: kernel @{{[a-z0-9_]+}} (vulkan.generated.conv2d_f32): binding #0 (the input) has type 'memref<1x3x10x10xf32>', not the f32 operand of shape [1, 3, 10, 12] that 'fuel.vulkan_conv2d' describes
-// FIELD: error: kernel @matmul_0 {{.*}}: 'fuel.vulkan_matmul' needs 'c', an integer of at least 0
+// LAYOUT: error: kernel @{{[a-z0-9_]+}} (vulkan.generated.conv2d_f32): 'fuel.gpu_conv2d' needs 'layout' ("nchw_fchw" or "nhwc_hwcf")
+// CONV-BINDING: error: kernel @{{[a-z0-9_]+}} (vulkan.generated.conv2d_f32): binding #0 (the input) has type 'memref<1x3x10x10xf32>', not the f32 operand of shape [1, 3, 10, 12] that 'fuel.gpu_conv2d' describes
+// FIELD: error: kernel @matmul_0 {{.*}}: 'fuel.gpu_matmul' needs 'c', an integer of at least 0
+// TARGET: error: kernel @{{[a-z0-9_]+}} {{.*}}: 'fuel.gpu_{{matmul|conv2d}}' was scheduled for target 'cuda', not 'vulkan'
 
 func.func @mm(%a: tensor<128x64xf32>, %b: tensor<64x96xf32>, %x: tensor<1x3x10x10xf32>,
               %w: tensor<64x3x3x3xf32>) -> (tensor<128x96xf32>, tensor<1x64x8x8xf32>) {

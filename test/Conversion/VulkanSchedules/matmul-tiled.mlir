@@ -27,13 +27,13 @@
 
 // LAVAPIPE-LABEL: fuel.executable @vulkan_0 on vulkan:0
 // LAVAPIPE: func.func @matmul_0(
-// LAVAPIPE-SAME: fuel.vulkan_matmul = {a = 0 : i64, b = 1 : i64, batch = 1 : i64, block = array<i64: 4, 4>, c = 2 : i64, init = 0.000000e+00 : f32, k = 64 : i64, m = 128 : i64, n = 160 : i64, tile = array<i64: 64, 64, 64>}
+// LAVAPIPE-SAME: fuel.gpu_matmul = {a = 0 : i64, b = 1 : i64, batch = 1 : i64, block = array<i64: 4, 4>, c = 2 : i64, init = 0.000000e+00 : f32, k = 64 : i64, m = 128 : i64, n = 160 : i64, target = "vulkan", tile = array<i64: 64, 64, 64>}
 // LAVAPIPE-SAME: fuel.workgroup_size = array<i64: 16, 16, 1>
 // LAVAPIPE-SAME: fuel.workgroups = array<i64: 3, 2, 1>
 // LAVAPIPE-NOT: scf.forall
 // LAVAPIPE: linalg.matmul
 // LAVAPIPE: func.func @batch_matmul_1(
-// LAVAPIPE-SAME: fuel.vulkan_matmul = {a = 0 : i64, b = 1 : i64, batch = 3 : i64, block = array<i64: 4, 4>, c = 2 : i64, init = 0.000000e+00 : f32, k = 5 : i64, m = 67 : i64, n = 130 : i64, tile = array<i64: 64, 64, 8>}
+// LAVAPIPE-SAME: fuel.gpu_matmul = {a = 0 : i64, b = 1 : i64, batch = 3 : i64, block = array<i64: 4, 4>, c = 2 : i64, init = 0.000000e+00 : f32, k = 5 : i64, m = 67 : i64, n = 130 : i64, target = "vulkan", tile = array<i64: 64, 64, 8>}
 // LAVAPIPE-SAME: fuel.workgroup_size = array<i64: 16, 16, 1>
 // LAVAPIPE-SAME: fuel.workgroups = array<i64: 3, 2, 3>
 

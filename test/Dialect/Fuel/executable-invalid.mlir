@@ -153,3 +153,20 @@ func.func @f() {
   // expected-error @+1 {{'fuel.op_kind' belongs on a kernel function}}
   return {fuel.op_kind = "matmul"}
 }
+
+// -----
+
+// The shared-memory schedule's records name the GPU target they were chosen
+// for (docs/LOWERING.md, "GPU schedules").
+// expected-error @+1 {{'fuel.gpu_matmul' must be a dictionary on a kernel function with 'target' = "vulkan" or "cuda", got {a = 0 : i64}}}
+func.func @k() attributes {fuel.gpu_matmul = {a = 0 : i64}} { return }
+
+// -----
+
+// expected-error @+1 {{'fuel.gpu_conv2d' must be a dictionary on a kernel function with 'target' = "vulkan" or "cuda", got {target = "metal"}}}
+func.func @k() attributes {fuel.gpu_conv2d = {target = "metal"}} { return }
+
+// -----
+
+// expected-error @+1 {{'fuel.gpu_schedule_note' must be a dictionary on a kernel function with 'target' = "vulkan" or "cuda" and 'reason', a string, got "per-element: old form"}}
+func.func @k() attributes {fuel.gpu_schedule_note = "per-element: old form"} { return }

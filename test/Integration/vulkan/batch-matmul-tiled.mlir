@@ -10,7 +10,7 @@
 // 3 x 67 x 71), pinned to vulkan:0, takes the shared-memory schedule (one
 // workgroup row of the grid per batch) and matches numpy.
 
-// CHECK: fuel.vulkan_matmul = {{{.*}}batch = 3 : i64{{.*}}tile = array<i64: 64, 64, 64>}
+// CHECK: fuel.gpu_matmul = {{{.*}}batch = 3 : i64{{.*}}target = "vulkan", tile = array<i64: 64, 64, 64>}
 // CHECK-SAME: fuel.workgroups = array<i64: 2, 2, 3>
 
 func.func @batch_matmul(%a: tensor<3x127x67xf32>, %b: tensor<3x67x71xf32>) -> tensor<3x127x71xf32> {

@@ -13,7 +13,7 @@
 // pixels x 75 taps) and matches numpy. With 16 filters the implicit matmul
 // is smaller than one 64-row tile and takes the per-element schedule.
 
-// CHECK: fuel.vulkan_conv2d = {block = array<i64: 4, 4>, {{.*}}layout = "nchw_fchw", {{.*}}shape = array<i64: 8, 3, 32, 32, 64, 5, 5>, strides = array<i64: 1, 1>, tile = array<i64: 64, 64, 64>}
+// CHECK: fuel.gpu_conv2d = {block = array<i64: 4, 4>, {{.*}}layout = "nchw_fchw", {{.*}}shape = array<i64: 8, 3, 32, 32, 64, 5, 5>, strides = array<i64: 1, 1>, target = "vulkan", tile = array<i64: 64, 64, 64>}
 // CHECK-SAME: fuel.workgroup_size = array<i64: 16, 16, 1>
 // CHECK-SAME: fuel.workgroups = array<i64: 13, 1, 8>
 

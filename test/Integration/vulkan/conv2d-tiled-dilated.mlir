@@ -12,7 +12,7 @@
 // shared-memory schedule (pixels along M, filters along N) and matches
 // numpy.
 
-// CHECK: fuel.vulkan_conv2d = {{{.*}}dilations = array<i64: 2, 2>, {{.*}}layout = "nhwc_hwcf", {{.*}}shape = array<i64: 3, 5, 37, 41, 67, 3, 3>, strides = array<i64: 2, 2>
+// CHECK: fuel.gpu_conv2d = {{{.*}}dilations = array<i64: 2, 2>, {{.*}}layout = "nhwc_hwcf", {{.*}}shape = array<i64: 3, 5, 37, 41, 67, 3, 3>, strides = array<i64: 2, 2>
 
 func.func @conv(%x: tensor<3x37x41x5xf32>, %w: tensor<3x3x5x67xf32>) -> tensor<3x17x19x67xf32> {
   %zero = arith.constant 0.0 : f32

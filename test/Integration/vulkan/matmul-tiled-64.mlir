@@ -10,7 +10,7 @@
 // Tests that a matmul with every dimension a multiple of lavapipe's 64 x 64 x 64 tiles,
 // pinned to vulkan:0, takes the shared-memory schedule and matches numpy.
 
-// CHECK: fuel.vulkan_matmul = {{{.*}}tile = array<i64: 64, 64, 64>}
+// CHECK: fuel.gpu_matmul = {{{.*}}target = "vulkan", tile = array<i64: 64, 64, 64>}
 
 func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %zero = arith.constant 0.0 : f32

@@ -10,7 +10,7 @@
 // Tests that a matmul with prime sizes, which the tiles do not divide (127 x 67 by 67 x 131),
 // pinned to vulkan:0, takes the shared-memory schedule and matches numpy.
 
-// CHECK: fuel.vulkan_matmul = {{{.*}}tile = array<i64: 64, 64, 64>}
+// CHECK: fuel.gpu_matmul = {{{.*}}target = "vulkan", tile = array<i64: 64, 64, 64>}
 
 func.func @matmul(%a: tensor<127x67xf32>, %b: tensor<67x131xf32>) -> tensor<127x131xf32> {
   %zero = arith.constant 0.0 : f32

@@ -30,17 +30,6 @@ namespace kernel_attr {
 /// On a cuda kernel lowered by convert-fuel-to-nvvm (a declaration): the
 /// name of its `.entry` in the executable's PTX.
 inline constexpr llvm::StringLiteral kPtxEntry = "fuel.ptx_entry";
-/// On a cuda matmul or batch_matmul kernel that takes the shared-memory
-/// schedule: the record of `fuel.vulkan_matmul` (GpuMatmul.h), from which
-/// convert-fuel-to-nvvm builds the kernel (docs/LOWERING.md, "CUDA").
-inline constexpr llvm::StringLiteral kCudaMatmul = "fuel.cuda_matmul";
-/// On a cuda conv2d kernel that takes the shared-memory schedule: the
-/// record of `fuel.vulkan_conv2d`.
-inline constexpr llvm::StringLiteral kCudaConv2d = "fuel.cuda_conv2d";
-/// On a cuda matmul, batch_matmul, conv2d or row kernel that keeps the
-/// per-element schedule: why (a string).
-inline constexpr llvm::StringLiteral kCudaScheduleNote =
-    "fuel.cuda_schedule_note";
 } // namespace kernel_attr
 
 /// Threads per block the generic (one output element per thread) CUDA

@@ -1,11 +1,16 @@
-//===- GpuKernels.h - Kernel modules to gpu.func for GPUs -------*- C++ -*-===//
+//===- GpuKernels.h - What the GPU targets share ----------------*- C++ -*-===//
 //
-// What the GPU conversions (convert-fuel-to-spirv, convert-fuel-to-nvvm)
-// share on the way from a bufferized kernel module to the gpu dialect: the
-// copies as linalg, linalg to loops with memref views folded into loads and
-// stores, and one gpu.func per kernel whose invocation `i` runs iteration
-// `i` of the kernel's workgroup scf.forall (docs/LOWERING.md, "Vulkan" and
-// "CUDA"). Each conversion then binds the arguments its own way.
+// What the Vulkan and CUDA code generation share (as IREE's
+// Codegen/Common/GPU): the records fuel-apply-schedules leaves on a GPU
+// kernel for its target's conversion (the workgroup size, the shared-memory
+// matmul and conv2d records, why a kernel keeps the per-element schedule,
+// each naming its target), the static iteration space of a kernel's
+// workgroup scf.forall, and the conversions' common way from a bufferized
+// kernel module to the gpu dialect: the copies as linalg, linalg to loops
+// with memref views folded into loads and stores, and one gpu.func per
+// kernel whose invocation `i` runs iteration `i` of that forall
+// (docs/LOWERING.md, "GPU schedules"). Each conversion then binds the
+// arguments its own way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,9 +27,63 @@
 
 namespace mlir {
 class OpPassManager;
+namespace scf {
+class ForallOp;
+} // namespace scf
 } // namespace mlir
 
 namespace mlir::fuel {
+
+namespace kernel_attr {
+/// On a GPU kernel: the invocations (CUDA threads) of one workgroup (block),
+/// array<i64: x, y, z>, set by fuel-apply-schedules; the SPIR-V entry
+/// point's LocalSize, the CUDA launch's block.
+inline constexpr llvm::StringLiteral kWorkgroupSize = "fuel.workgroup_size";
+/// On a GPU matmul or batch_matmul kernel that takes the shared-memory
+/// schedule (fuel-apply-schedules, GpuMatmul.h): a dictionary {target
+/// ("vulkan" or "cuda": whose conversion builds it), a, b, c (binding
+/// indices), batch, m, n, k, tile = array<i64: TM, TN, TK>, block =
+/// array<i64: RM, RN>, init (the fill value of C)} (docs/LOWERING.md, "GPU
+/// fast schedules").
+inline constexpr llvm::StringLiteral kGpuMatmul = "fuel.gpu_matmul";
+/// On a GPU conv2d kernel that takes the shared-memory schedule (an
+/// implicit matmul per image): a dictionary {target, input, filter, output
+/// (binding indices), layout ("nchw_fchw" or "nhwc_hwcf"), shape =
+/// array<i64: N, C, H, W, F, KH, KW>, strides, dilations, tile, block,
+/// init}.
+inline constexpr llvm::StringLiteral kGpuConv2d = "fuel.gpu_conv2d";
+/// On a GPU matmul, batch_matmul or conv2d kernel (and, on CUDA, a row
+/// kernel) that keeps the per-element schedule: a dictionary {target,
+/// reason = "per-element: ..."}.
+inline constexpr llvm::StringLiteral kGpuScheduleNote =
+    "fuel.gpu_schedule_note";
+} // namespace kernel_attr
+
+/// Records on `kernel` why it keeps the per-element schedule on `target`
+/// ("vulkan", "cuda"): `fuel.gpu_schedule_note` = {reason = "per-element: "
+/// + reason, target}.
+void noteGpuSchedule(func::FuncOp kernel, StringRef target,
+                     const Twine &reason);
+
+/// The target a `fuel.gpu_matmul` / `fuel.gpu_conv2d` record of `kernel`
+/// names; fails, at the kernel, when the record names none or another than
+/// `expected`.
+LogicalResult checkGpuRecordTarget(func::FuncOp kernel, StringRef attr,
+                                   StringRef expected);
+
+/// The iteration space of a GPU kernel's workgroup `scf.forall`, which runs
+/// one invocation per iteration: per dimension its lower bound, step and
+/// trip count (0 for an empty range), and the product of the counts.
+struct GpuForallSpace {
+  SmallVector<int64_t> lowerBounds, steps, counts;
+  int64_t iterations = 1;
+};
+
+/// The iteration space of `forall` in `kernel`; fails, with the error at
+/// `kernel`, when a bound or step is not a constant or a step is not
+/// positive.
+FailureOr<GpuForallSpace> getGpuForallSpace(Operation *kernel,
+                                            scf::ForallOp forall);
 
 /// Runs a nested pipeline on an op: the caller's Pass::runPipeline.
 using RunPipelineFn =

@@ -301,20 +301,21 @@ LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,
                              << value;
     return success();
   }
-  // A vulkan or cuda matmul's shared-memory schedule, or why it keeps the
-  // per-element one (docs/LOWERING.md, "Vulkan: fast schedules", "CUDA").
-  if (name == "fuel.vulkan_matmul" || name == "fuel.vulkan_conv2d" ||
-      name == "fuel.cuda_matmul" || name == "fuel.cuda_conv2d") {
-    if (!isa<DictionaryAttr>(value) || !isa<FunctionOpInterface>(op))
+  // A GPU matmul's or conv2d's shared-memory schedule, or why a kernel
+  // keeps the per-element one, each naming the target it was chosen for
+  // (docs/LOWERING.md, "GPU schedules").
+  if (name == "fuel.gpu_matmul" || name == "fuel.gpu_conv2d" ||
+      name == "fuel.gpu_schedule_note") {
+    auto dict = dyn_cast<DictionaryAttr>(value);
+    auto target = dict ? dict.getAs<StringAttr>("target") : StringAttr();
+    bool note = name == "fuel.gpu_schedule_note";
+    if (!dict || !isa<FunctionOpInterface>(op) || !target ||
+        !llvm::is_contained({"vulkan", "cuda"}, target.getValue()) ||
+        (note && !dict.getAs<StringAttr>("reason")))
       return op->emitError()
-             << "'" << name << "' must be a dictionary on a kernel function";
-    return success();
-  }
-  if (name == "fuel.vulkan_schedule_note" ||
-      name == "fuel.cuda_schedule_note") {
-    if (!isa<StringAttr>(value) || !isa<FunctionOpInterface>(op))
-      return op->emitError()
-             << "'" << name << "' must be a string on a kernel function";
+             << "'" << name << "' must be a dictionary on a kernel function "
+             << "with 'target' = \"vulkan\" or \"cuda\""
+             << (note ? " and 'reason', a string" : "") << ", got " << value;
     return success();
   }
   if (name == "fuel.spirv_entry" || name == "fuel.ptx_entry") {
@@ -323,8 +324,8 @@ LogicalResult FuelDialect::verifyOperationAttribute(Operation *op,
              << "'" << name << "' must be a string on a kernel function";
     return success();
   }
-  // A vulkan kernel of the subgroup row schedule (fuel-apply-schedules,
-  // VulkanRowKernels.h): what it computes per row and its shape and widths.
+  // A GPU kernel of the subgroup row schedule (fuel-apply-schedules,
+  // GpuRowKernels.h): what it computes per row and its shape and widths.
   if (name == "fuel.row_kernel") {
     auto kind = dyn_cast<StringAttr>(value);
     if (!kind || !isa<FunctionOpInterface>(op) ||
