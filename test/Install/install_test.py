@@ -268,9 +268,13 @@ def step_embed(args):
     check(cache.get("Fuel_DIR", "").startswith(prefix),
           "Fuel_DIR is not the installed package: " + cache.get("Fuel_DIR", ""))
     # Nothing of the build or source tree is on its command lines, other
-    # than the work directory (which holds the prefix) and the example.
+    # than the work directory (which holds the prefix), the example and the
+    # compiler launcher the build hands on (fuel-ccache, a script in the
+    # build tree: a tool, nothing the consumer compiles or links).
     for cmd in commands(build, "fuel-embed-example"):
         rest = cmd.replace(os.path.abspath(args.work), "<work>")
+        if args.launcher:
+            rest = rest.replace(args.launcher, "<launcher>")
         for d in (args.build, os.path.join(args.source, "include"),
                   os.path.join(args.source, "lib")):
             check(os.path.abspath(d) not in rest,
