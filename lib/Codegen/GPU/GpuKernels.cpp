@@ -215,12 +215,11 @@ FailureOr<gpu::GPUFuncOp> mlir::fuel::buildLinearizedGpuFunc(
 }
 
 void mlir::fuel::promoteWorkgroupAllocations(gpu::GPUFuncOp fn) {
-  constexpr int64_t kWorkgroupMemorySpace = 3;
   SmallVector<memref::AllocOp> allocs;
   fn.walk([&](memref::AllocOp alloc) {
     auto space =
         dyn_cast_or_null<IntegerAttr>(alloc.getType().getMemorySpace());
-    if (space && space.getInt() == kWorkgroupMemorySpace)
+    if (space && space.getInt() == kGpuWorkgroupMemorySpace)
       allocs.push_back(alloc);
   });
   auto workgroup =

@@ -497,10 +497,6 @@ bool mlir::fuel::scheduleGpuMatmul(func::FuncOp kernel,
 
 namespace {
 
-/// The memory space of the panels: `Workgroup` in the SPIR-V storage-class
-/// mapping, shared memory (address space 3) on NVVM.
-constexpr unsigned kWorkgroupMemorySpace = 3;
-
 /// The index in a binding of element (row, col) of an operand.
 using IndexFn = std::function<Value(Value, Value)>;
 
@@ -852,7 +848,7 @@ FailureOr<gpu::GPUFuncOp> mlir::fuel::buildTiledMatmulFunc(
 
   auto sharedType = [&](int64_t elements) {
     return MemRefType::get({elements}, f32, MemRefLayoutAttrInterface(),
-                           b.getI64IntegerAttr(kWorkgroupMemorySpace));
+                           b.getI64IntegerAttr(kGpuWorkgroupMemorySpace));
   };
   Value panelA = memref::AllocOp::create(b, loc, sharedType(s.tm * s.tk));
   Value panelB = memref::AllocOp::create(b, loc, sharedType(s.tk * s.tn));

@@ -293,9 +293,6 @@ mlir::fuel::symbolizeRowKernelKind(StringRef name) {
 
 namespace {
 
-/// The workgroup memory space of the Vulkan storage-class mapping.
-constexpr unsigned kWorkgroupMemorySpace = 3;
-
 struct Folder {
   gpu::AllReduceOperation op;
   /// The identity as a double (exactly representable in f16 and f32).
@@ -439,7 +436,7 @@ private:
     auto sharedType =
         MemRefType::get({static_cast<int64_t>(tiling.subgroups)}, elementType,
                         MemRefLayoutAttrInterface(),
-                        b.getI64IntegerAttr(kWorkgroupMemorySpace));
+                        b.getI64IntegerAttr(kGpuWorkgroupMemorySpace));
     Value shared = memref::AllocOp::create(b, loc, sharedType);
     Value lane0 =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, c0);

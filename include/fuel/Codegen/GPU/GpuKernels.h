@@ -25,6 +25,8 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
+
 namespace mlir {
 class OpPassManager;
 namespace scf {
@@ -58,6 +60,11 @@ inline constexpr llvm::StringLiteral kGpuConv2d = "fuel.gpu_conv2d";
 inline constexpr llvm::StringLiteral kGpuScheduleNote =
     "fuel.gpu_schedule_note";
 } // namespace kernel_attr
+
+/// The memory space of the workgroup buffers the shared-memory matmul and
+/// the row kernels allocate: SPIR-V's Workgroup storage class, made CUDA
+/// `.shared` by promoteWorkgroupAllocations.
+inline constexpr int64_t kGpuWorkgroupMemorySpace = 3;
 
 /// Records on `kernel` why it keeps the per-element schedule on `target`
 /// ("vulkan", "cuda"): `fuel.gpu_schedule_note` = {reason = "per-element: "
