@@ -70,6 +70,7 @@ if(FUEL_BUILD_COMPILER)
   # <target> <export name>, lowest layer first.
   set(FUEL_EXPORTED_COMPILER_TARGETS
     FuelSupport Support
+    FuelRtDrivers RtDrivers
     FuelProbe Probe
     FuelPlanner Planner
     FuelJudge Judge

@@ -10,9 +10,11 @@
 # configuration's ctest replays the saved fuzz regressions.
 #
 # Every tree compiles through ccache (cmake/FuelCcache.cmake: the launcher
-# sets the sloppiness clang's precompiled headers need and the source root
-# as base directory; -Xclang -fno-pch-timestamp), so a rerun -- of a fresh
-# clone too -- takes unchanged objects from ~/.cache/ccache (CCACHE_DIR)
+# sets the sloppiness clang's precompiled headers need, the source root
+# as base directory and no build directory in the hash, with
+# -fdebug-compilation-dir=. keeping it out of objects with debug
+# information; -Xclang -fno-pch-timestamp), so a rerun -- of a fresh clone
+# at another path too -- takes unchanged objects from ~/.cache/ccache (CCACHE_DIR)
 # instead of compiling them. The statistics are zeroed at the start and
 # printed at the end with the wall time, whether the run passed or not:
 # the hit rate says how much a rerun saved.

@@ -1,20 +1,21 @@
 //===- Cuda.cpp - Enumerate CUDA devices through the driver API -----------===//
 //
-// Loads the CUDA driver at run time with dlopen("libcuda.so.1") and asks it
-// for each device's name, memory, SM count, clocks and compute capability.
-// The library never links -lcuda and never opens the unversioned
-// "libcuda.so": in a toolkit's stubs directory that name is a stub whose
-// cuInit returns CUDA_ERROR_STUB_LIBRARY (34). See docs/PROBE.md.
+// Loads the CUDA driver at run time through the runtime's loader
+// (runtime/device/cuda/CudaDriver.h, the entry points of CudaSymbols.h) and
+// asks it for each device's name, memory, SM count, clocks and compute
+// capability. Nothing links -lcuda or opens the unversioned "libcuda.so":
+// in a toolkit's stubs directory that name is a stub whose cuInit returns
+// CUDA_ERROR_STUB_LIBRARY (34). See docs/PROBE.md.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuel/Probe/Probe.h"
 
 #include "Support.h"
+#include "cuda/CudaDriver.h"
 
 #include <cctype>
 #include <cstddef>
-#include <dlfcn.h>
 
 namespace fuel::probe {
 
@@ -45,63 +46,9 @@ uint32_t cudaF32LanesPerSM(int major, int minor) {
 
 namespace {
 
-// The few driver API declarations needed, written here so that the build
-// needs no CUDA header. Values are from cuda.h and are part of its ABI.
-using CUresult = int;
-using CUdevice = int;
-constexpr CUresult kCudaSuccess = 0;
-constexpr CUresult kCudaErrorNoDevice = 100;
-constexpr int kAttrClockRateKHz = 13;
-constexpr int kAttrMultiprocessorCount = 16;
-constexpr int kAttrMemoryClockRateKHz = 36;
-constexpr int kAttrGlobalMemoryBusWidth = 37;
-constexpr int kAttrComputeCapabilityMajor = 75;
-constexpr int kAttrComputeCapabilityMinor = 76;
+using namespace rt::cuda;
+
 constexpr uint32_t kNvidiaPciVendor = 0x10de;
-
-using CuInitFn = CUresult (*)(unsigned);
-using CuDeviceGetCountFn = CUresult (*)(int *);
-using CuDeviceGetFn = CUresult (*)(CUdevice *, int);
-using CuDeviceGetNameFn = CUresult (*)(char *, int, CUdevice);
-using CuDriverGetVersionFn = CUresult (*)(int *);
-using CuDeviceTotalMemFn = CUresult (*)(size_t *, CUdevice);
-using CuDeviceGetAttributeFn = CUresult (*)(int *, int, CUdevice);
-using CuDeviceGetPCIBusIdFn = CUresult (*)(char *, int, CUdevice);
-using CuGetErrorNameFn = CUresult (*)(CUresult, const char **);
-
-template <typename Fn> Fn lookup(void *handle, const char *symbol) {
-  return reinterpret_cast<Fn>(dlsym(handle, symbol));
-}
-
-/// Returns e.g. "34 (CUDA_ERROR_STUB_LIBRARY)". The names of the codes met
-/// while probing are known here, because a stub cannot name its own errors.
-std::string errorText(CuGetErrorNameFn getErrorName, CUresult code) {
-  const char *name = nullptr;
-  switch (code) {
-  case 3:
-    name = "CUDA_ERROR_NOT_INITIALIZED";
-    break;
-  case 34:
-    name = "CUDA_ERROR_STUB_LIBRARY, the toolkit's link stub, not a driver";
-    break;
-  case 35:
-    name = "CUDA_ERROR_INSUFFICIENT_DRIVER";
-    break;
-  case 100:
-    name = "CUDA_ERROR_NO_DEVICE";
-    break;
-  case 999:
-    name = "CUDA_ERROR_UNKNOWN";
-    break;
-  default:
-    if (!getErrorName || getErrorName(code, &name) != kCudaSuccess)
-      name = nullptr;
-    break;
-  }
-  if (name)
-    return format("%d (%s)", code, name);
-  return format("%d", code);
-}
 
 /// Reads the PCI device id of the GPU at `busId` ("0000:3b:00.0") from sysfs;
 /// the driver API has the bus address but not the id. 0 when unknown.
@@ -121,74 +68,57 @@ uint32_t pciDeviceId(const char *busId) {
 
 ProbeResult probeCuda(const char *library) {
   ProbeResult result;
-  void *handle = detail::openLibrary(library, "cuda", "driver", result.notes);
-  if (!handle)
-    return result;
-
-  auto cuInit = lookup<CuInitFn>(handle, "cuInit");
-  auto cuDeviceGetCount =
-      lookup<CuDeviceGetCountFn>(handle, "cuDeviceGetCount");
-  auto cuDeviceGet = lookup<CuDeviceGetFn>(handle, "cuDeviceGet");
-  auto cuDeviceGetName = lookup<CuDeviceGetNameFn>(handle, "cuDeviceGetName");
-  auto cuDeviceTotalMem =
-      lookup<CuDeviceTotalMemFn>(handle, "cuDeviceTotalMem_v2");
-  auto cuDeviceGetAttribute =
-      lookup<CuDeviceGetAttributeFn>(handle, "cuDeviceGetAttribute");
-  auto cuDeviceGetPCIBusId =
-      lookup<CuDeviceGetPCIBusIdFn>(handle, "cuDeviceGetPCIBusId");
-  auto cuGetErrorName = lookup<CuGetErrorNameFn>(handle, "cuGetErrorName");
-  // Optional: the driver's version is part of a device's identity in the
-  // profile database; without it the identity is the name alone.
-  auto cuDriverGetVersion =
-      lookup<CuDriverGetVersionFn>(handle, "cuDriverGetVersion");
-  if (!cuInit || !cuDeviceGetCount || !cuDeviceGet || !cuDeviceGetName ||
-      !cuDeviceGetAttribute) {
-    result.notes.push_back(format(
-        "cuda: %s is not a CUDA driver (driver API symbols missing)", library));
-    dlclose(handle);
+  if (!library || !*library) {
+    result.notes.push_back("cuda: no driver library name given");
     return result;
   }
+  // The runtime's loader (runtime/device/cuda/CudaDriver.h): one table of
+  // entry points, one dlopen per library name, never closed.
+  rt::StatusOr<const Driver *> opened = openDriver(library);
+  if (!opened) {
+    result.notes.push_back("cuda: " + opened.status().message());
+    return result;
+  }
+  const Driver &d = **opened;
 
-  // From here on the library stays loaded: the driver starts threads in
-  // cuInit and is not safe to unload.
-  CUresult status = cuInit(0);
-  if (status != kCudaSuccess) {
-    if (status == kCudaErrorNoDevice)
+  // cuInit(0) once more is harmless; the probe names "no device" itself.
+  CUresult status = d.cuInit(0);
+  if (status != kSuccess) {
+    if (status == kErrorNoDevice)
       result.notes.push_back("cuda: driver loaded, no CUDA device");
     else
       result.notes.push_back(format("cuda: cuInit(0) failed with %s",
-                                    errorText(cuGetErrorName, status).c_str()));
+                                    errorText(&d, status).c_str()));
     return result;
   }
   int count = 0;
-  status = cuDeviceGetCount(&count);
-  if (status != kCudaSuccess || count <= 0) {
-    if (status != kCudaSuccess)
+  status = d.cuDeviceGetCount(&count);
+  if (status != kSuccess || count <= 0) {
+    if (status != kSuccess)
       result.notes.push_back(format("cuda: cuDeviceGetCount failed with %s",
-                                    errorText(cuGetErrorName, status).c_str()));
+                                    errorText(&d, status).c_str()));
     else
       result.notes.push_back("cuda: driver loaded, no CUDA device");
     return result;
   }
 
   int driverVersion = 0;
-  if (cuDriverGetVersion &&
-      (cuDriverGetVersion(&driverVersion) != kCudaSuccess || driverVersion < 0))
+  if (d.cuDriverGetVersion &&
+      (d.cuDriverGetVersion(&driverVersion) != kSuccess || driverVersion < 0))
     driverVersion = 0;
 
   uint32_t ordinal = 0;
   for (int index = 0; index < count; ++index) {
     CUdevice device;
-    status = cuDeviceGet(&device, index);
-    if (status != kCudaSuccess) {
+    status = d.cuDeviceGet(&device, index);
+    if (status != kSuccess) {
       result.notes.push_back(format("cuda: cuDeviceGet(%d) failed with %s",
-                                    index,
-                                    errorText(cuGetErrorName, status).c_str()));
+                                    index, errorText(&d, status).c_str()));
       continue;
     }
     auto attribute = [&](int attr) -> int {
       int value = 0;
-      if (cuDeviceGetAttribute(&value, attr, device) != kCudaSuccess)
+      if (d.cuDeviceGetAttribute(&value, attr, device) != kSuccess)
         return 0;
       return value;
     };
@@ -198,12 +128,12 @@ ProbeResult probeCuda(const char *library) {
     // Ordinals stay dense even if a device above could not be opened.
     dev.ordinal = ordinal;
     char name[256] = {};
-    if (cuDeviceGetName(name, sizeof(name) - 1, device) == kCudaSuccess)
+    if (d.cuDeviceGetName(name, sizeof(name) - 1, device) == kSuccess)
       dev.name = name;
     if (dev.name.empty())
       dev.name = "unknown CUDA device";
     size_t bytes = 0;
-    if (cuDeviceTotalMem && cuDeviceTotalMem(&bytes, device) == kCudaSuccess)
+    if (d.cuDeviceTotalMem(&bytes, device) == kSuccess)
       dev.memoryBytes = bytes;
     int sms = attribute(kAttrMultiprocessorCount);
     dev.cores = sms > 0 ? static_cast<uint32_t>(sms) : 0;
@@ -229,8 +159,8 @@ ProbeResult probeCuda(const char *library) {
 
     dev.vendorId = kNvidiaPciVendor;
     char busId[64] = {};
-    if (cuDeviceGetPCIBusId &&
-        cuDeviceGetPCIBusId(busId, sizeof(busId) - 1, device) == kCudaSuccess)
+    if (d.cuDeviceGetPCIBusId &&
+        d.cuDeviceGetPCIBusId(busId, sizeof(busId) - 1, device) == kSuccess)
       dev.deviceId = pciDeviceId(busId);
 
     result.devices.push_back(std::move(dev));

@@ -9,7 +9,6 @@
 #include <charconv>
 #include <cstdarg>
 #include <cstdio>
-#include <dlfcn.h>
 
 namespace fuel::probe::detail {
 
@@ -78,22 +77,6 @@ std::string format(const char *fmt, ...) {
   }
   va_end(args);
   return out;
-}
-
-void *openLibrary(const char *library, const char *label, const char *what,
-                  std::vector<std::string> &notes) {
-  if (!library || !*library) {
-    notes.push_back(format("%s: no %s library name given", label, what));
-    return nullptr;
-  }
-  dlerror();
-  void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char *why = dlerror();
-    notes.push_back(
-        format("%s: no %s (%s)", label, what, why ? why : "dlopen failed"));
-  }
-  return handle;
 }
 
 } // namespace fuel::probe::detail

@@ -12,7 +12,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace fuel::probe::detail {
 
@@ -33,12 +32,6 @@ std::optional<uint64_t> parseUnsigned(std::string_view text);
 
 /// Returns printf-style formatted text.
 std::string format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/// dlopen()s `library` (RTLD_NOW | RTLD_LOCAL). On failure appends the note
-/// "<label>: no <what> (<reason>)" to `notes` and returns nullptr; a missing
-/// library is how a machine without the driver looks, not an error.
-void *openLibrary(const char *library, const char *label, const char *what,
-                  std::vector<std::string> &notes);
 
 } // namespace fuel::probe::detail
 

@@ -1,12 +1,12 @@
 //===- Vulkan.cpp - Enumerate Vulkan physical devices through the loader --===//
 //
-// Loads the Vulkan loader at run time with dlopen("libvulkan.so.1"), reaches
-// every entry point through vkGetInstanceProcAddr, creates an instance
-// without layers or extensions (Vulkan 1.1 where the loader offers it, else
-// 1.0), and reads each physical device's properties, Vulkan 1.1 subgroup and
-// ID properties, memory heaps and queue families. The types come from
-// vulkan_core.h (libvulkan-dev) with VK_NO_PROTOTYPES: nothing links against
-// the loader. See docs/PROBE.md.
+// Opens the Vulkan loader at run time through the runtime's loader
+// (runtime/device/vulkan/VulkanLoader.h, the entry points of
+// VulkanSymbols.h), creates an instance without layers or extensions
+// (Vulkan 1.1 where the loader offers it, else 1.0), and reads each physical
+// device's properties, Vulkan 1.1 subgroup and ID properties, memory heaps and
+// queue families. The types come from vulkan_core.h (libvulkan-dev) with
+// VK_NO_PROTOTYPES: nothing links against the loader. See docs/PROBE.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,9 +14,9 @@
 
 #include "Support.h"
 #include "VulkanDerive.h"
+#include "vulkan/VulkanLoader.h"
 
 #include <cstring>
-#include <dlfcn.h>
 #include <vector>
 
 namespace fuel::probe {
@@ -133,44 +133,27 @@ ProbedDevice deriveVulkanDevice(uint32_t ordinal, const VulkanRawDevice &raw,
 
 } // namespace detail
 
-namespace {
-
-template <typename Fn>
-Fn instanceProc(PFN_vkGetInstanceProcAddr getProcAddr, VkInstance instance,
-                const char *name) {
-  return reinterpret_cast<Fn>(getProcAddr(instance, name));
-}
-
-} // namespace
-
 ProbeResult probeVulkan(const char *library) {
   ProbeResult result;
-  void *handle = detail::openLibrary(library, "vulkan", "loader", result.notes);
-  if (!handle)
-    return result;
-  auto getProcAddr = reinterpret_cast<PFN_vkGetInstanceProcAddr>(
-      dlsym(handle, "vkGetInstanceProcAddr"));
-  if (!getProcAddr) {
-    result.notes.push_back(format(
-        "vulkan: %s is not a Vulkan loader (vkGetInstanceProcAddr missing)",
-        library));
-    dlclose(handle);
+  if (!library || !*library) {
+    result.notes.push_back("vulkan: no loader library name given");
     return result;
   }
-  auto createInstance = instanceProc<PFN_vkCreateInstance>(getProcAddr, nullptr,
-                                                           "vkCreateInstance");
-  if (!createInstance) {
-    result.notes.push_back("vulkan: vkCreateInstance not available");
-    dlclose(handle);
+  // The runtime's loader (runtime/device/vulkan/VulkanLoader.h): one table
+  // of entry points, one dlopen per library name, never closed (some
+  // drivers keep threads or atexit handlers and do not survive dlclose).
+  rt::StatusOr<rt::VulkanSymbols> opened = rt::openVulkanLoader(library);
+  if (!opened) {
+    result.notes.push_back("vulkan: " + opened.status().message());
     return result;
   }
+  rt::VulkanSymbols &vk = *opened;
   // A Vulkan 1.0 loader has no vkEnumerateInstanceVersion and refuses an
   // instance above 1.0; a 1.1 instance gives vkGetPhysicalDeviceProperties2.
   uint32_t instanceVersion = VK_API_VERSION_1_0;
-  if (auto enumerateVersion = instanceProc<PFN_vkEnumerateInstanceVersion>(
-          getProcAddr, nullptr, "vkEnumerateInstanceVersion")) {
+  if (vk.vkEnumerateInstanceVersion) {
     uint32_t version = 0;
-    if (enumerateVersion(&version) == VK_SUCCESS &&
+    if (vk.vkEnumerateInstanceVersion(&version) == VK_SUCCESS &&
         version >= VK_API_VERSION_1_1)
       instanceVersion = VK_API_VERSION_1_1;
   }
@@ -184,9 +167,7 @@ ProbeResult probeVulkan(const char *library) {
   createInfo.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
   createInfo.pApplicationInfo = &app;
   VkInstance instance = nullptr;
-  VkResult status = createInstance(&createInfo, nullptr, &instance);
-  // The loader and the drivers it loaded stay in the process from here on:
-  // some drivers keep threads or atexit handlers and do not survive dlclose.
+  VkResult status = vk.vkCreateInstance(&createInfo, nullptr, &instance);
   if (status != VK_SUCCESS || !instance) {
     if (status == VK_ERROR_INCOMPATIBLE_DRIVER)
       result.notes.push_back("vulkan: loader found, no Vulkan driver "
@@ -197,42 +178,30 @@ ProbeResult probeVulkan(const char *library) {
     return result;
   }
 
-  auto destroyInstance = instanceProc<PFN_vkDestroyInstance>(
-      getProcAddr, instance, "vkDestroyInstance");
-  auto enumerate = instanceProc<PFN_vkEnumeratePhysicalDevices>(
-      getProcAddr, instance, "vkEnumeratePhysicalDevices");
-  auto getProperties = instanceProc<PFN_vkGetPhysicalDeviceProperties>(
-      getProcAddr, instance, "vkGetPhysicalDeviceProperties");
-  auto getMemoryProperties =
-      instanceProc<PFN_vkGetPhysicalDeviceMemoryProperties>(
-          getProcAddr, instance, "vkGetPhysicalDeviceMemoryProperties");
-  auto getQueueFamilies =
-      instanceProc<PFN_vkGetPhysicalDeviceQueueFamilyProperties>(
-          getProcAddr, instance, "vkGetPhysicalDeviceQueueFamilyProperties");
-  PFN_vkGetPhysicalDeviceProperties2 getProperties2 = nullptr;
-  if (instanceVersion >= VK_API_VERSION_1_1)
-    getProperties2 = instanceProc<PFN_vkGetPhysicalDeviceProperties2>(
-        getProcAddr, instance, "vkGetPhysicalDeviceProperties2");
-  if (!enumerate || !getProperties || !getMemoryProperties ||
-      !getQueueFamilies) {
-    result.notes.push_back("vulkan: instance entry points missing");
-    if (destroyInstance)
-      destroyInstance(instance, nullptr);
+  if (rt::Status s = rt::loadVulkanInstanceSymbols(vk, instance); !s) {
+    result.notes.push_back("vulkan: " + s.message());
+    if (vk.vkDestroyInstance)
+      vk.vkDestroyInstance(instance, nullptr);
     return result;
   }
+  // Properties2 is core in 1.1 only: a 1.0 instance does not have it.
+  PFN_vkGetPhysicalDeviceProperties2 getProperties2 =
+      instanceVersion >= VK_API_VERSION_1_1 ? vk.vkGetPhysicalDeviceProperties2
+                                            : nullptr;
 
   // The count may grow between the two calls (VK_INCOMPLETE); retry a few
   // times rather than loop forever on a misbehaving driver.
   std::vector<VkPhysicalDevice> physicalDevices;
   for (int attempt = 0; attempt < 4; ++attempt) {
     uint32_t count = 0;
-    status = enumerate(instance, &count, nullptr);
+    status = vk.vkEnumeratePhysicalDevices(instance, &count, nullptr);
     if (status != VK_SUCCESS)
       break;
     physicalDevices.assign(count, nullptr);
     if (count == 0)
       break;
-    status = enumerate(instance, &count, physicalDevices.data());
+    status =
+        vk.vkEnumeratePhysicalDevices(instance, &count, physicalDevices.data());
     physicalDevices.resize(count);
     if (status != VK_INCOMPLETE)
       break;
@@ -249,12 +218,13 @@ ProbeResult probeVulkan(const char *library) {
   for (size_t index = 0; index < physicalDevices.size(); ++index) {
     VkPhysicalDevice physical = physicalDevices[index];
     detail::VulkanRawDevice raw;
-    getProperties(physical, &raw.properties);
-    getMemoryProperties(physical, &raw.memory);
+    vk.vkGetPhysicalDeviceProperties(physical, &raw.properties);
+    vk.vkGetPhysicalDeviceMemoryProperties(physical, &raw.memory);
     uint32_t families = 0;
-    getQueueFamilies(physical, &families, nullptr);
+    vk.vkGetPhysicalDeviceQueueFamilyProperties(physical, &families, nullptr);
     raw.queueFamilies.resize(families);
-    getQueueFamilies(physical, &families, raw.queueFamilies.data());
+    vk.vkGetPhysicalDeviceQueueFamilyProperties(physical, &families,
+                                                raw.queueFamilies.data());
     raw.queueFamilies.resize(families);
     // Properties2 needs a 1.1 instance and a 1.1 device.
     if (getProperties2 && raw.properties.apiVersion >= VK_API_VERSION_1_1) {
@@ -278,8 +248,7 @@ ProbeResult probeVulkan(const char *library) {
         static_cast<uint32_t>(index), raw, hostCores, result.notes));
   }
 
-  if (destroyInstance)
-    destroyInstance(instance, nullptr);
+  vk.vkDestroyInstance(instance, nullptr);
   return result;
 }
 

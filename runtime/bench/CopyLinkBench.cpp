@@ -17,11 +17,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CpuDevice.h"
-#include "CudaDevice.h"
 #include "LinkFit.h"
 #include "LinkMeasure.h"
-#include "VulkanDevice.h"
+#include "cpu/CpuDevice.h"
+#include "cuda/CudaDevice.h"
+#include "vulkan/VulkanDevice.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CpuDevice.h"
+#include "cpu/CpuDevice.h"
 
 #include "fuel-c/KernelABI.h"
 

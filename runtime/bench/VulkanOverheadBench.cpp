@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "VulkanDevice.h"
+#include "vulkan/VulkanDevice.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -11,9 +11,7 @@
 
 #include "fuel/Runtime/Runtime.h"
 
-#include "../device/CpuDevice.h"
-#include "../device/CudaDevice.h"
-#include "../device/VulkanDevice.h"
+#include "fuel/Runtime/Devices.h"
 
 #include <algorithm>
 #include <cstring>
@@ -29,7 +27,7 @@ constexpr size_t kMaxCommandWaits = 8;
 //===----------------------------------------------------------------------===//
 
 struct Runtime::State {
-  std::unique_ptr<CpuDevice> cpu;
+  std::unique_ptr<Device> cpu;
   unsigned threads = 1;
   std::string shimDirectory;
   RuntimeOptions options;
@@ -71,11 +69,11 @@ Runtime::create(const RuntimeOptions &options) {
   CpuDeviceOptions cpuOptions;
   cpuOptions.threads = options.threads;
   cpuOptions.memoryLimit = options.cpuMemoryLimit;
-  StatusOr<std::unique_ptr<CpuDevice>> cpu = CpuDevice::create(cpuOptions);
+  StatusOr<std::unique_ptr<Device>> cpu = openCpuDevice(cpuOptions);
   if (!cpu)
     return cpu.status().withContext("runtime: opening the cpu device");
   state->cpu = std::move(*cpu);
-  state->threads = state->cpu->threadCount();
+  state->threads = dispatchThreads(*state->cpu);
   state->shimDirectory = options.shimDirectory.empty() ? runtimeDirectory()
                                                        : options.shimDirectory;
   state->options = options;
@@ -203,8 +201,8 @@ Status LoadedExecutable::Impl::prepare(const Runtime &rt) {
       return Status::error(StatusCode::InvalidArgument,
                            field + ": shim '" + lk.shim +
                                "' must be a file name, not a path");
-    if (!dynamic_cast<CpuDevice *>(devices[lk.device]) &&
-        !dynamic_cast<CudaDevice *>(devices[lk.device]))
+    DeviceKind kind = devices[lk.device]->info().id.kind;
+    if (kind != DeviceKind::Cpu && kind != DeviceKind::Cuda)
       return Status::error(StatusCode::InvalidArgument,
                            field + ": library kernels run on the cpu "
                                    "(shims) or on cuda (cuBLAS)");
@@ -226,21 +224,8 @@ Status LoadedExecutable::Impl::prepare(const Runtime &rt) {
   }
   for (size_t s = 0; s < shimKeys.size(); ++s) {
     StatusOr<ModuleHandle> h =
-        Status::error(StatusCode::Internal, "no library loaded");
-    if (auto *cuda = dynamic_cast<CudaDevice *>(devices[shimKeys[s].first])) {
-      // A CUDA library is named by its source ("cublas"), or as a shim
-      // file would be ("libfuel-shim-cublas.so").
-      std::string name = shimKeys[s].second;
-      if (name.rfind("libfuel-shim-", 0) == 0)
-        name = name.substr(13);
-      if (name.size() > 3 && name.compare(name.size() - 3, 3, ".so") == 0)
-        name.resize(name.size() - 3);
-      h = cuda->loadLibrary(name, shimEntries[s]);
-    } else {
-      auto *cpu = static_cast<CpuDevice *>(devices[shimKeys[s].first]);
-      std::string path = rt.shimDirectory() + "/" + shimKeys[s].second;
-      h = cpu->loadShim(path, shimEntries[s]);
-    }
+        loadLibraryKernels(*devices[shimKeys[s].first], rt.shimDirectory(),
+                           shimKeys[s].second, shimEntries[s]);
     if (!h)
       return h.status().withContext("executable: shim " + shimKeys[s].second);
     shims.push_back(std::move(*h));
@@ -765,14 +750,12 @@ Status Session::Impl::runCrossDeviceCopy(size_t i) {
   Device *src = loaded->devices[program->buffers[cp.src].device];
   Device *dst = loaded->devices[program->buffers[cp.dst].device];
   uint64_t start = monotonicNs();
-  auto *cudaSrc = dynamic_cast<CudaDevice *>(src);
-  auto *cudaDst = dynamic_cast<CudaDevice *>(dst);
-  if (cudaSrc && cudaDst) {
-    // GPU to GPU where the driver allows it (CudaDevice.h).
-    StatusOr<CudaCopyPath> path = copyBetweenCudaDevices(
-        *cudaSrc, c.src, c.srcOffset, *cudaDst, c.dst, c.dstOffset, c.bytes);
-    if (!path)
-      return path.status();
+  StatusOr<bool> direct = copyBetweenDevices(*src, c.src, c.srcOffset, *dst,
+                                             c.dst, c.dstOffset, c.bytes);
+  if (!direct)
+    return direct.status();
+  if (*direct) {
+    // Copied by the devices' drivers (two CUDA devices).
   } else if (uint8_t *from = hostView(src, c.src)) {
     FUEL_RT_RETURN_IF_ERROR(
         dst->write(c.dst, c.dstOffset, from + c.srcOffset, c.bytes));

@@ -55,7 +55,7 @@ check(os.access(os.path.join(folder, "gpu-check.sh"), os.X_OK),
 for f in ["third_party/generated/executable_generated.h",
           "third_party/include/flatbuffers/flatbuffers.h",
           "third_party/include/vulkan/vulkan.h",
-          "src/CMakeLists.txt", "src/runtime/device/CudaDevice.cpp",
+          "src/CMakeLists.txt", "src/runtime/device/cuda/CudaDevice.cpp",
           "not-compiled.txt", "MANIFEST.txt",
           "judge-jobs/mlp/manifest.json", "judge-jobs/convnet/manifest.json",
           "judge-jobs/transformer/manifest.json"]:

@@ -1,7 +1,7 @@
 //===- Calibrate.cpp - Measured links and device figures ------------------===//
 //
 // `fuel-judge --calibrate-links` (Judge.h): copy timings through the copy
-// benchmark's code (runtime/bench/LinkMeasure.h), fitted with fitLink, and
+// benchmark's code (runtime/measure/LinkMeasure.h), fitted with fitLink, and
 // each device's dispatch overhead measured on a one-element add compiled for
 // it, written into a topology the `topology` option accepts.
 //

@@ -4,11 +4,16 @@
 // (unittests/Runtime/Device/cuda/FakeCudaDriver.c): every field and the
 // peak figures derived from the attributes it reports; and through the
 // toolkit's link stub, whose cuInit fails with CUDA_ERROR_STUB_LIBRARY: a
-// note that says stub, no device, no crash.
+// note that says stub, no device, no crash. The probe loads the CUDA driver
+// and the Vulkan loader through the runtime's loaders (FuelRtDrivers): its
+// notes on a library that is not one are their messages.
 //
 //===----------------------------------------------------------------------===//
 
 #include "fuel/Probe/Probe.h"
+
+#include "cuda/CudaDriver.h"
+#include "vulkan/VulkanLoader.h"
 
 #include "gtest/gtest.h"
 
@@ -52,6 +57,21 @@ TEST(ProbeCudaFakeDriverTest, TheToolkitStubSaysStub) {
             std::string::npos)
       << r.notes.back();
   EXPECT_NE(r.notes.back().find("stub"), std::string::npos);
+}
+
+TEST(ProbeThroughTheRuntimeLoaders, NotesAreTheLoadersMessages) {
+  ProbeResult cuda = probeCuda("libc.so.6");
+  ASSERT_EQ(cuda.notes.size(), 1u);
+  EXPECT_EQ(cuda.notes[0],
+            "cuda: " +
+                fuel::rt::cuda::openDriver("libc.so.6").status().message());
+  EXPECT_EQ(cuda.notes[0],
+            "cuda: libc.so.6 is not a CUDA driver (cuInit missing)");
+  ProbeResult vulkan = probeVulkan("libc.so.6");
+  ASSERT_EQ(vulkan.notes.size(), 1u);
+  EXPECT_EQ(vulkan.notes[0],
+            "vulkan: " +
+                fuel::rt::openVulkanLoader("libc.so.6").status().message());
 }
 
 } // namespace

@@ -102,8 +102,8 @@ TEST(ProbeAllTest, OptionsSelectBackends) {
   missing.vulkanLibrary = kMissingLibrary;
   result = probeAll(missing);
   ASSERT_EQ(result.devices.size(), 1u);
-  EXPECT_TRUE(anyNoteContains(result, "cuda: no driver"));
-  EXPECT_TRUE(anyNoteContains(result, "vulkan: no loader"));
+  EXPECT_TRUE(anyNoteContains(result, "cuda: no CUDA driver"));
+  EXPECT_TRUE(anyNoteContains(result, "vulkan: no Vulkan loader"));
 }
 
 // Tests that a missing CUDA driver is a note, not an error or a device.
@@ -111,7 +111,7 @@ TEST(ProbeCudaTest, MissingDriverGivesNote) {
   ProbeResult result = probeCuda(kMissingLibrary);
   EXPECT_TRUE(result.devices.empty());
   ASSERT_EQ(result.notes.size(), 1u);
-  EXPECT_NE(result.notes[0].find("cuda: no driver"), std::string::npos)
+  EXPECT_NE(result.notes[0].find("cuda: no CUDA driver"), std::string::npos)
       << result.notes[0];
   EXPECT_NE(result.notes[0].find(kMissingLibrary), std::string::npos)
       << result.notes[0];
@@ -147,7 +147,7 @@ TEST(ProbeVulkanTest, MissingLoaderGivesNote) {
   ProbeResult result = probeVulkan(kMissingLibrary);
   EXPECT_TRUE(result.devices.empty());
   ASSERT_EQ(result.notes.size(), 1u);
-  EXPECT_NE(result.notes[0].find("vulkan: no loader"), std::string::npos)
+  EXPECT_NE(result.notes[0].find("vulkan: no Vulkan loader"), std::string::npos)
       << result.notes[0];
 }
 

@@ -168,8 +168,8 @@ struct ProbedDevice {
 };
 
 /// The devices found and human-readable notes on what was not found or could
-/// not be determined (e.g. "cuda: no driver (libcuda.so.1: cannot open shared
-/// object file ...)"). Notes are for people; do not parse them.
+/// not be determined (e.g. "cuda: no CUDA driver (libcuda.so.1: cannot open
+/// shared object file ...)"). Notes are for people; do not parse them.
 struct ProbeResult {
   std::vector<ProbedDevice> devices;
   std::vector<std::string> notes;

@@ -39,7 +39,7 @@ struct RuntimeOptions {
   /// The CPU device's memory limit in bytes; 0: the physical memory.
   uint64_t cpuMemoryLimit = 0;
   /// Where library-kernel shims are found; empty: beside libfuelrt
-  /// (runtimeDirectory(), CpuDevice.h).
+  /// (runtimeDirectory(), fuel/Runtime/Devices.h).
   std::string shimDirectory;
   /// Vulkan devices: whether compiled pipelines are cached on disk, where
   /// (empty: $FUEL_CACHE_DIR, else $XDG_CACHE_HOME/fuel, else

@@ -8,7 +8,7 @@
 #include "DeviceConformance.h"
 #include "TestSupport.h"
 
-#include "CpuDevice.h"
+#include "cpu/CpuDevice.h"
 
 using namespace fuel::rt;
 using namespace fuel::rt::test;

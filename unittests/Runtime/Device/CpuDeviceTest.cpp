@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CpuDevice.h"
+#include "cpu/CpuDevice.h"
 #include "TestSupport.h"
 
 #include "fuel-c/ShimABI.h"

@@ -13,8 +13,9 @@
 
 #include "CudaTestSupport.h"
 
-#include "Cublas.h"
-#include "CudaDriver.h"
+#include "cuda/Cublas.h"
+#include "cuda/CudaCommands.h"
+#include "cuda/CudaDriver.h"
 
 #include <gtest/gtest.h>
 

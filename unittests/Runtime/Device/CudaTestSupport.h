@@ -12,7 +12,7 @@
 #include "DeviceConformance.h"
 #include "TestSupport.h"
 
-#include "CudaDevice.h"
+#include "cuda/CudaDevice.h"
 
 #include <string>
 #include <vector>

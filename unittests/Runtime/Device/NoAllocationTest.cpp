@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CpuDevice.h"
 #include "TestSupport.h"
+#include "cpu/CpuDevice.h"
 
 #include "CountingNew.h"
 

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ThreadPool.h"
+#include "cpu/ThreadPool.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "VulkanArena.h"
+#include "vulkan/VulkanArena.h"
 
 #include <gtest/gtest.h>
 

@@ -12,7 +12,7 @@
 #include "DeviceConformance.h"
 #include "TestSupport.h"
 
-#include "VulkanDevice.h"
+#include "vulkan/VulkanDevice.h"
 
 #include <algorithm>
 #include <cstdlib>

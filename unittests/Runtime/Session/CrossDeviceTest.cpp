@@ -17,9 +17,9 @@
 
 #include "fuel/Runtime/Runtime.h"
 
-#include "../../../runtime/device/CpuDevice.h"
 #include "../SpirVTestModule.h"
 #include "TestPrograms.h"
+#include "fuel/Runtime/Devices.h"
 
 #include <gtest/gtest.h>
 
@@ -30,14 +30,14 @@ using namespace fuel::rt::test;
 
 namespace {
 
-/// A GPU-like device over a CpuDevice (see the file comment).
+/// A GPU-like device over the CPU device (see the file comment).
 class EmulatedGpu final : public Device {
 public:
   static StatusOr<std::unique_ptr<Device>>
   open(const ::fuel::Device &id, std::vector<KernelLayout> *seen) {
     CpuDeviceOptions o;
     o.threads = 2;
-    StatusOr<std::unique_ptr<CpuDevice>> cpu = CpuDevice::create(o);
+    StatusOr<std::unique_ptr<Device>> cpu = openCpuDevice(o);
     if (!cpu)
       return cpu.status();
     auto gpu = std::unique_ptr<EmulatedGpu>(new EmulatedGpu());
@@ -108,7 +108,7 @@ public:
 
 private:
   EmulatedGpu() = default;
-  std::unique_ptr<CpuDevice> inner_;
+  std::unique_ptr<Device> inner_;
   DeviceInfo info_;
   std::vector<KernelLayout> *seen_ = nullptr;
 };

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUEL_RUNTIME_DEVICE_CUBLAS_H
-#define FUEL_RUNTIME_DEVICE_CUBLAS_H
+#ifndef FUEL_RUNTIME_DEVICE_CUDA_CUBLAS_H
+#define FUEL_RUNTIME_DEVICE_CUDA_CUBLAS_H
 
 #include "fuel/Runtime/Status.h"
 
@@ -106,4 +106,4 @@ std::string cublasStatusText(int status);
 
 } // namespace fuel::rt::cuda
 
-#endif // FUEL_RUNTIME_DEVICE_CUBLAS_H
+#endif // FUEL_RUNTIME_DEVICE_CUDA_CUBLAS_H

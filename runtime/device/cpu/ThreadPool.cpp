@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ThreadPool.h"
+#include "cpu/ThreadPool.h"
 
 #include "fuel/Runtime/Device.h"
 

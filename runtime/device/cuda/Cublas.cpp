@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Cublas.h"
+#include "cuda/Cublas.h"
 
 #include <climits>
 #include <dlfcn.h>

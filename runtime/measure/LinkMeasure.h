@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUEL_RUNTIME_BENCH_LINKMEASURE_H
-#define FUEL_RUNTIME_BENCH_LINKMEASURE_H
+#ifndef FUEL_RUNTIME_MEASURE_LINKMEASURE_H
+#define FUEL_RUNTIME_MEASURE_LINKMEASURE_H
 
 #include "LinkFit.h"
 
@@ -43,4 +43,4 @@ std::string humanBytes(uint64_t bytes);
 
 } // namespace fuel::rt
 
-#endif // FUEL_RUNTIME_BENCH_LINKMEASURE_H
+#endif // FUEL_RUNTIME_MEASURE_LINKMEASURE_H

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUEL_RUNTIME_BENCH_LINKFIT_H
-#define FUEL_RUNTIME_BENCH_LINKFIT_H
+#ifndef FUEL_RUNTIME_MEASURE_LINKFIT_H
+#define FUEL_RUNTIME_MEASURE_LINKFIT_H
 
 #include <cstdint>
 #include <string>
@@ -55,4 +55,4 @@ LinkFit fitLink(const std::vector<LinkSample> &samples);
 
 } // namespace fuel::rt
 
-#endif // FUEL_RUNTIME_BENCH_LINKFIT_H
+#endif // FUEL_RUNTIME_MEASURE_LINKFIT_H

@@ -11,30 +11,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUEL_RUNTIME_DEVICE_VULKANDEVICE_H
-#define FUEL_RUNTIME_DEVICE_VULKANDEVICE_H
+#ifndef FUEL_RUNTIME_DEVICE_VULKAN_VULKANDEVICE_H
+#define FUEL_RUNTIME_DEVICE_VULKAN_VULKANDEVICE_H
 
 #include "fuel/Runtime/Device.h"
+#include "fuel/Runtime/Devices.h"
 
 #include <cstdint>
 #include <memory>
 #include <string>
 
 namespace fuel::rt {
-
-/// How to open a Vulkan device.
-struct VulkanDeviceOptions {
-  /// Persist a VkPipelineCache per module on disk.
-  bool pipelineCache = true;
-  /// Where the pipeline caches live. Empty: $FUEL_CACHE_DIR, else
-  /// $XDG_CACHE_HOME/fuel, else $HOME/.cache/fuel.
-  std::string cacheDir;
-  /// The most bytes of buffers at once; 0 means the device-local heaps.
-  uint64_t memoryLimit = 0;
-  /// Stage write() and read() through a host-visible buffer even where the
-  /// device memory is host-visible (for tests of the staging path).
-  bool forceStaging = false;
-};
 
 /// Counters of what the device did, for tests and benchmarks.
 struct VulkanDeviceCounters {
@@ -54,12 +41,6 @@ struct VulkanDeviceCounters {
 };
 
 class VulkanDevice;
-
-/// Opens physical device `ordinal` in vkEnumeratePhysicalDevices order (the
-/// probe's vulkan:N). Unavailable, with the reason, when there is no loader,
-/// no device or no such ordinal.
-StatusOr<std::unique_ptr<Device>>
-openVulkanDevice(uint32_t ordinal, const VulkanDeviceOptions &options = {});
 
 class VulkanDevice final : public Device {
 public:
@@ -108,4 +89,4 @@ std::string vulkanCacheDirectory(const VulkanDeviceOptions &options);
 
 } // namespace fuel::rt
 
-#endif // FUEL_RUNTIME_DEVICE_VULKANDEVICE_H
+#endif // FUEL_RUNTIME_DEVICE_VULKAN_VULKANDEVICE_H

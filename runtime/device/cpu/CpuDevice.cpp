@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CpuDevice.h"
+#include "cpu/CpuDevice.h"
 
 #include "DeviceChecks.h"
-#include "ThreadPool.h"
+#include "cpu/ThreadPool.h"
 
 #include "fuel-c/ShimABI.h"
 

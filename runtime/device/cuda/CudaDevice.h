@@ -10,10 +10,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUEL_RUNTIME_DEVICE_CUDADEVICE_H
-#define FUEL_RUNTIME_DEVICE_CUDADEVICE_H
+#ifndef FUEL_RUNTIME_DEVICE_CUDA_CUDADEVICE_H
+#define FUEL_RUNTIME_DEVICE_CUDA_CUDADEVICE_H
 
 #include "fuel/Runtime/Device.h"
+#include "fuel/Runtime/Devices.h"
 
 #include <cstdint>
 #include <memory>
@@ -21,20 +22,6 @@
 #include <vector>
 
 namespace fuel::rt {
-
-/// How to open a CUDA device.
-struct CudaDeviceOptions {
-  /// The driver library's file name (or path), opened with dlopen.
-  std::string driverLibrary = "libcuda.so.1";
-  /// Directories (':' separated) searched for libcublas before the dynamic
-  /// loader's default; empty: the toolkit's lib64 found when the runtime
-  /// was configured.
-  std::string cublasSearchPath;
-  /// The most bytes of buffers at once; 0 means the device's memory.
-  uint64_t memoryLimit = 0;
-  /// The pinned host buffer write() and read() are staged through.
-  uint64_t stagingBytes = 8ull << 20;
-};
 
 /// Counters of what the device did, for tests and benchmarks.
 struct CudaDeviceCounters {
@@ -60,13 +47,6 @@ enum class CudaCopyPath {
   /// Both buffers are on one device: copy().
   SameDevice,
 };
-
-/// Opens CUDA device `ordinal` in driver order (the probe's cuda:N).
-/// Unavailable, with the reason, when the driver library cannot be opened,
-/// is the toolkit's stub ("stub library, no driver"), has no device or no
-/// such ordinal.
-StatusOr<std::unique_ptr<Device>>
-openCudaDevice(uint32_t ordinal, const CudaDeviceOptions &options = {});
 
 class CudaDevice;
 
@@ -137,4 +117,4 @@ private:
 
 } // namespace fuel::rt
 
-#endif // FUEL_RUNTIME_DEVICE_CUDADEVICE_H
+#endif // FUEL_RUNTIME_DEVICE_CUDA_CUDADEVICE_H

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "VulkanArena.h"
+#include "vulkan/VulkanArena.h"
 
 #include <cassert>
 #include <iterator>

@@ -8,12 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CudaDevice.h"
+#include "cuda/CudaDevice.h"
 
 #include "BatchingQueue.h"
-#include "Cublas.h"
-#include "CudaDriver.h"
 #include "DeviceChecks.h"
+#include "cuda/Cublas.h"
+#include "cuda/CudaCommands.h"
+#include "cuda/CudaDriver.h"
 
 #include <algorithm>
 #include <atomic>

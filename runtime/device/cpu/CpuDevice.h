@@ -8,10 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUEL_RUNTIME_DEVICE_CPUDEVICE_H
-#define FUEL_RUNTIME_DEVICE_CPUDEVICE_H
+#ifndef FUEL_RUNTIME_DEVICE_CPU_CPUDEVICE_H
+#define FUEL_RUNTIME_DEVICE_CPU_CPUDEVICE_H
 
 #include "fuel/Runtime/Device.h"
+#include "fuel/Runtime/Devices.h"
 
 #include <memory>
 #include <string>
@@ -20,17 +21,6 @@
 namespace fuel::rt {
 
 class ThreadPool;
-
-/// How to create the CPU device.
-struct CpuDeviceOptions {
-  /// Threads that run a dispatch, the queue's own thread included; 0 means
-  /// one per online core.
-  unsigned threads = 0;
-  /// The most bytes of buffers at once; 0 means the physical memory.
-  uint64_t memoryLimit = 0;
-  /// The initial per-worker workspace (see Device::reserveWorkspace).
-  uint64_t workspaceBytes = 0;
-};
 
 class CpuDevice final : public Device {
 public:
@@ -76,15 +66,6 @@ private:
   std::shared_ptr<Impl> impl_;
 };
 
-/// The directory shims are installed in: the directory of the file that
-/// holds libfuelrt's code (libfuelrt.so, or the executable it is linked
-/// into), found with dladdr. Empty when it cannot be determined.
-std::string runtimeDirectory();
-
-/// The path of shim `name`: runtimeDirectory() + "/libfuel-shim-" + name +
-/// ".so".
-std::string shimPath(const std::string &name);
-
 } // namespace fuel::rt
 
-#endif // FUEL_RUNTIME_DEVICE_CPUDEVICE_H
+#endif // FUEL_RUNTIME_DEVICE_CPU_CPUDEVICE_H

@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUEL_RUNTIME_DEVICE_THREADPOOL_H
-#define FUEL_RUNTIME_DEVICE_THREADPOOL_H
+#ifndef FUEL_RUNTIME_DEVICE_CPU_THREADPOOL_H
+#define FUEL_RUNTIME_DEVICE_CPU_THREADPOOL_H
 
 #include "fuel-c/KernelABI.h"
 #include "fuel/Runtime/Status.h"
@@ -123,4 +123,4 @@ private:
 
 } // namespace fuel::rt
 
-#endif // FUEL_RUNTIME_DEVICE_THREADPOOL_H
+#endif // FUEL_RUNTIME_DEVICE_CPU_THREADPOOL_H

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUEL_RUNTIME_DEVICE_VULKANARENA_H
-#define FUEL_RUNTIME_DEVICE_VULKANARENA_H
+#ifndef FUEL_RUNTIME_DEVICE_VULKAN_VULKANARENA_H
+#define FUEL_RUNTIME_DEVICE_VULKAN_VULKANARENA_H
 
 #include <cstdint>
 #include <map>
@@ -66,4 +66,4 @@ private:
 
 } // namespace fuel::rt
 
-#endif // FUEL_RUNTIME_DEVICE_VULKANARENA_H
+#endif // FUEL_RUNTIME_DEVICE_VULKAN_VULKANARENA_H
