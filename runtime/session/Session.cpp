@@ -352,9 +352,31 @@ struct Session::Impl {
   LoadedExecutable::Impl *loaded = nullptr;
 
   unsigned lanes = 1;
-  /// Per program device: its lanes' queues and its arena.
-  std::vector<std::vector<std::unique_ptr<Queue>>> queues;
+  SessionOptions::RunOn runOn = SessionOptions::RunOn::CallerThread;
+  /// Per program device: the lanes its commands use and its arena.
+  std::vector<uint32_t> laneCount;
   std::vector<Buffer> arenas;
+  /// The queues, created when a run first needs them, never per run: per
+  /// device and lane the device's own queue (runAsync(), and run() of a
+  /// program with another device or on a thread whose stack is too small),
+  /// and per device a caller queue for lane 0 (run() of a cpu-only
+  /// program: the calling thread runs lane 0, the commands of a chain; the
+  /// other lanes stay on the device's queue threads, so independent
+  /// commands still overlap).
+  std::vector<std::vector<std::unique_ptr<Queue>>> deviceQueues;
+  std::vector<std::unique_ptr<Queue>> callerQueues;
+  /// Whether run() may use a caller queue: every command is on the cpu;
+  /// and whether the calling thread's stack lets it run kernels.
+  bool callerEligible = false;
+  CallerStackCheck stackCheck;
+  /// Per kind (Device, Caller), built by its first run: the queue of each
+  /// device and lane, and of each command. A run selects one kind; a
+  /// switch allocates nothing.
+  enum class QueueKind { None, Device, Caller };
+  QueueKind selected = QueueKind::None;
+  std::vector<std::vector<Queue *>> queuesOf[2];
+  std::vector<Queue *> commandQueueOf[2];
+  const std::vector<std::vector<Queue *>> *queues = nullptr;
 
   struct InputSlot {
     bool bound = false;
@@ -373,7 +395,7 @@ struct Session::Impl {
   /// Per command: its lane, that lane's queue, and the commands it waits
   /// for by fence (waitDeps[waitBegin[i] .. waitBegin[i + 1]]).
   std::vector<uint32_t> commandLane;
-  std::vector<Queue *> commandQueue;
+  const std::vector<Queue *> *commandQueue = nullptr;
   std::vector<uint32_t> waitBegin;
   std::vector<uint32_t> waitDeps;
   /// Commands of other devices a command needs finished before it is
@@ -438,6 +460,10 @@ struct Session::Impl {
 
   Status build();
   Status assignLanes();
+  /// Makes `kind`'s queues exist and commandQueue point at them.
+  Status selectQueues(QueueKind kind);
+  /// Starts a run on `kind`'s queues: checks, patches and submits.
+  Status start(QueueKind kind);
   void patch();
   Status submitAll();
   Status waitAll();
@@ -616,6 +642,12 @@ Status Session::Impl::assignLanes() {
     if (last >= 0 && laneTail[d * lanes + commandLane[size_t(last)]] == last) {
       // Right behind the dependency it waits longest for: no fence needed.
       lane = commandLane[size_t(last)];
+    } else if (c.report.predictedNs != 0 &&
+               c.report.predictedNs < kInlineDispatchNs) {
+      // Predicted shorter than handing it to another thread costs: on the
+      // lane of that dependency, or the first; a fan-out of small commands
+      // stays on one thread.
+      lane = last >= 0 ? commandLane[size_t(last)] : 0;
     } else {
       for (uint32_t l = 1; l < lanes; ++l)
         if (laneFree[d * lanes + l] < laneFree[d * lanes + lane])
@@ -628,32 +660,23 @@ Status Session::Impl::assignLanes() {
     laneFree[d * lanes + lane] = finish[i];
     laneTail[d * lanes + lane] = int64_t(i);
   }
-  // The queues: one per lane used, created here (each CPU queue starts its
-  // thread now, never per run).
-  queues.resize(numDevices);
+  // The queues, one per lane used, are created by the first run that
+  // needs them (selectQueues), never per run.
+  laneCount = used;
+  callerEligible = runOn == SessionOptions::RunOn::CallerThread;
   for (size_t d = 0; d < numDevices; ++d)
-    for (uint32_t l = 0; l < used[d]; ++l) {
-      StatusOr<std::unique_ptr<Queue>> q = loaded->devices[d]->createQueue();
-      if (!q)
-        return q.status().withContext("session: device " +
-                                      p.devices[d].device.str() + ": lane " +
-                                      std::to_string(l));
-      queues[d].push_back(std::move(*q));
-    }
+    if (p.devices[d].device.kind != DeviceKind::Cpu)
+      callerEligible = false;
   // Waits: a dependency on the same lane holds by queue order; any other
   // becomes a wait on the dependency's fence.
   // A dependency on another device's command is waited for by the session
   // before the command is submitted; one on a cross-device copy needs no
   // wait at all, since the session has run it by then.
-  commandQueue.resize(n);
   waitBegin.assign(n + 1, 0);
   waitDeps.clear();
   hostWaitBegin.assign(n + 1, 0);
   hostWaitDeps.clear();
   for (size_t i = 0; i < n; ++i) {
-    commandQueue[i] = crossDevice[i]
-                          ? nullptr
-                          : queues[commandDevice[i]][commandLane[i]].get();
     waitBegin[i] = uint32_t(waitDeps.size());
     hostWaitBegin[i] = uint32_t(hostWaitDeps.size());
     for (uint32_t dep : p.commands[i].dependencies) {
@@ -661,7 +684,7 @@ Status Session::Impl::assignLanes() {
         continue;
       if (crossDevice[i] || commandDevice[dep] != commandDevice[i])
         hostWaitDeps.push_back(dep);
-      else if (commandQueue[dep] != commandQueue[i])
+      else if (commandLane[dep] != commandLane[i])
         waitDeps.push_back(dep);
     }
     if (waitDeps.size() - waitBegin[i] > kMaxCommandWaits)
@@ -673,6 +696,54 @@ Status Session::Impl::assignLanes() {
   }
   waitBegin[n] = uint32_t(waitDeps.size());
   hostWaitBegin[n] = uint32_t(hostWaitDeps.size());
+  return Status::ok();
+}
+
+Status Session::Impl::selectQueues(QueueKind kind) {
+  if (selected == kind)
+    return Status::ok();
+  size_t k = kind == QueueKind::Caller ? 1 : 0;
+  if (queuesOf[k].empty()) {
+    const Program &p = *program;
+    size_t numDevices = p.devices.size();
+    deviceQueues.resize(numDevices);
+    callerQueues.resize(numDevices);
+    std::vector<std::vector<Queue *>> chosen(numDevices);
+    for (size_t d = 0; d < numDevices; ++d) {
+      Device *dev = loaded->devices[d];
+      std::string where = "session: device " + p.devices[d].device.str();
+      deviceQueues[d].resize(laneCount[d]);
+      for (uint32_t l = 0; l < laneCount[d]; ++l) {
+        if (kind == QueueKind::Caller && l == 0) {
+          if (!callerQueues[d]) {
+            StatusOr<std::unique_ptr<Queue>> q = dev->createCallerQueue();
+            if (!q)
+              return q.status().withContext(where + ": caller queue");
+            callerQueues[d] = std::move(*q);
+          }
+          chosen[d].push_back(callerQueues[d].get());
+          continue;
+        }
+        if (!deviceQueues[d][l]) {
+          StatusOr<std::unique_ptr<Queue>> q = dev->createQueue();
+          if (!q)
+            return q.status().withContext(where + ": lane " +
+                                          std::to_string(l));
+          deviceQueues[d][l] = std::move(*q);
+        }
+        chosen[d].push_back(deviceQueues[d][l].get());
+      }
+    }
+    std::vector<Queue *> perCommand(p.commands.size());
+    for (size_t i = 0; i < p.commands.size(); ++i)
+      perCommand[i] =
+          crossDevice[i] ? nullptr : chosen[commandDevice[i]][commandLane[i]];
+    queuesOf[k] = std::move(chosen);
+    commandQueueOf[k] = std::move(perCommand);
+  }
+  queues = &queuesOf[k];
+  commandQueue = &commandQueueOf[k];
+  selected = kind;
   return Status::ok();
 }
 
@@ -710,7 +781,7 @@ Status Session::Impl::submitAll() {
   for (size_t i = 0; i < p.commands.size(); ++i) {
     for (uint32_t w = hostWaitBegin[i]; w < hostWaitBegin[i + 1]; ++w) {
       uint32_t dep = hostWaitDeps[w];
-      if (Status st = commandQueue[dep]->wait(fences[dep]); !st.isOk())
+      if (Status st = (*commandQueue)[dep]->wait(fences[dep]); !st.isOk())
         return st.withContext("session: commands[" + std::to_string(dep) + "]");
     }
     if (crossDevice[i]) {
@@ -724,7 +795,8 @@ Status Session::Impl::submitAll() {
     for (uint32_t w = waitBegin[i]; w < waitBegin[i + 1]; ++w)
       waits[numWaits++] = fences[waitDeps[w]];
     timings[i] = CommandTiming();
-    StatusOr<Fence> f = commandQueue[i]->submit(commands[i], waits, numWaits);
+    StatusOr<Fence> f =
+        (*commandQueue)[i]->submit(commands[i], waits, numWaits);
     if (!f)
       return f.status().withContext("session: commands[" + std::to_string(i) +
                                     "]");
@@ -779,8 +851,8 @@ Status Session::Impl::runCrossDeviceCopy(size_t i) {
 
 Status Session::Impl::waitAll() {
   bool failed = false;
-  for (auto &lanesOfDevice : queues)
-    for (auto &q : lanesOfDevice)
+  for (const auto &lanesOfDevice : *queues)
+    for (Queue *q : lanesOfDevice)
       failed = !q->finish().isOk() || failed;
   running = false;
   if (!failed)
@@ -789,8 +861,8 @@ Status Session::Impl::waitAll() {
   // whose fence reports an error failed itself, or an earlier command of its
   // lane did, or one it waited for did, and those come earlier in the list.
   for (size_t i = 0; i < commands.size(); ++i)
-    if (Status s =
-            commandQueue[i] ? commandQueue[i]->wait(fences[i]) : Status::ok();
+    if (Status s = (*commandQueue)[i] ? (*commandQueue)[i]->wait(fences[i])
+                                      : Status::ok();
         !s.isOk())
       return s.withContext("commands[" + std::to_string(i) + "]");
   return Status::error(StatusCode::Internal, "a queue failed");
@@ -812,9 +884,20 @@ Session::create(std::shared_ptr<LoadedExecutable> executable,
                              std::to_string(kMaxSessionLanes));
   auto impl = std::make_unique<Impl>();
   impl->lanes = options.lanes ? options.lanes : kDefaultSessionLanes;
+  impl->runOn = options.runOn;
   impl->program = &executable->program();
   impl->loaded = &executable->impl();
   impl->exe = std::move(executable);
+  // A cpu-only program on a one-thread cpu device gets one lane by
+  // default: a second lane would be a second thread running kernels.
+  if (!options.lanes) {
+    bool cpuOnly = true;
+    for (const DeviceRequirement &d : impl->program->devices)
+      cpuOnly = cpuOnly && d.device.kind == DeviceKind::Cpu;
+    if (cpuOnly && !impl->loaded->devices.empty() &&
+        dispatchThreads(*impl->loaded->devices[0]) == 1)
+      impl->lanes = 1;
+  }
   FUEL_RT_RETURN_IF_ERROR(impl->build());
   return std::unique_ptr<Session>(new Session(std::move(impl)));
 }
@@ -897,28 +980,30 @@ bool Session::isInputZeroCopy(size_t index) const {
   return isInputBound(index) && impl_->inputs[index].zeroCopy;
 }
 
-Status Session::runAsync() {
-  Impl &s = *impl_;
-  if (s.running)
+Status Session::Impl::start(QueueKind kind) {
+  if (running)
     return Status::error(StatusCode::FailedPrecondition,
                          "run: a run is already in flight; wait for it first");
-  for (size_t i = 0; i < s.inputs.size(); ++i)
-    if (!s.inputs[i].bound)
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (!inputs[i].bound)
       return Status::error(StatusCode::FailedPrecondition,
                            "run: input " + std::to_string(i) + " (" +
-                               s.program->inputs[i].name + ") is not bound");
-  s.patch();
-  s.running = true;
-  s.haveResult = false;
-  Status submitted = s.submitAll();
+                               program->inputs[i].name + ") is not bound");
+  FUEL_RT_RETURN_IF_ERROR(selectQueues(kind));
+  patch();
+  running = true;
+  haveResult = false;
+  Status submitted = submitAll();
   if (!submitted.isOk()) {
     // Let what was submitted finish before reporting.
-    (void)s.waitAll();
-    s.lastRun = submitted;
+    (void)waitAll();
+    lastRun = submitted;
     return submitted;
   }
   return Status::ok();
 }
+
+Status Session::runAsync() { return impl_->start(Impl::QueueKind::Device); }
 
 Status Session::wait() {
   Impl &s = *impl_;
@@ -937,7 +1022,15 @@ Status Session::wait() {
 }
 
 Status Session::run() {
-  FUEL_RT_RETURN_IF_ERROR(runAsync());
+  // A cpu-only program runs on this thread: its commands are recorded on
+  // caller queues and run back to back by wait(), with no hand-off to a
+  // queue thread; a thread with too small a stack hands them to the
+  // device's queue threads instead.
+  Impl &s = *impl_;
+  Impl::QueueKind kind = s.callerEligible && s.stackCheck.fits()
+                             ? Impl::QueueKind::Caller
+                             : Impl::QueueKind::Device;
+  FUEL_RT_RETURN_IF_ERROR(s.start(kind));
   return wait();
 }
 
@@ -984,9 +1077,12 @@ uint64_t Session::runCount() const { return impl_->runs; }
 const std::vector<uint32_t> &Session::commandLanes() const {
   return impl_->commandLane;
 }
+unsigned Session::laneLimit() const { return impl_->lanes; }
+bool Session::lastRunOnCaller() const {
+  return impl_->selected == Impl::QueueKind::Caller;
+}
 unsigned Session::laneCount(size_t device) const {
-  return device < impl_->queues.size() ? unsigned(impl_->queues[device].size())
-                                       : 0;
+  return device < impl_->laneCount.size() ? impl_->laneCount[device] : 0;
 }
 
 } // namespace fuel::rt

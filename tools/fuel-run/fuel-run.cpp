@@ -44,7 +44,10 @@ const char *const kUsage =
     "  --tolerance=atol=A,rtol=R    tolerance of --expected-output\n"
     "  --threads=N              CPU threads (default: every core)\n"
     "  --lanes=N                queues per device that independent commands\n"
-    "                           overlap on (default: 2; 1: in list order)\n"
+    "                           overlap on (default: 2, 1 with --threads=1\n"
+    "                           on a cpu-only program; 1: in list order)\n"
+    "  --run-on=caller|queues   where a cpu-only program runs: on this\n"
+    "                           thread (default) or on the queue threads\n"
     "  --repeat=N               run N times (timings: median)\n"
     "  --warmup=N               run N times first, untimed (default: 0)\n"
     "  --report[=text|json]     per-command timings and predictions\n"
@@ -88,6 +91,7 @@ struct Options {
   std::optional<std::string> tolerance;
   std::optional<unsigned> threads; ///< --threads; unset: the mode's default
   unsigned lanes = 0;
+  SessionOptions::RunOn runOn = SessionOptions::RunOn::CallerThread;
   bool pipelineCache = true;
   std::optional<std::string> cudaLibrary;
   std::optional<std::string> cublasPath;
@@ -199,6 +203,16 @@ Options parseOptions(int argc, char **argv) {
       if (n > kMaxSessionLanes)
         fail("--lanes: at most " + std::to_string(kMaxSessionLanes), 2);
       o.lanes = unsigned(n);
+    } else if (startsWith(a, "--run-on=")) {
+      std::string_view v = value("--run-on=");
+      if (v == "caller")
+        o.runOn = SessionOptions::RunOn::CallerThread;
+      else if (v == "queues")
+        o.runOn = SessionOptions::RunOn::QueueThreads;
+      else
+        fail("--run-on: expected caller or queues, got '" + std::string(v) +
+                 "'",
+             2);
     } else if (startsWith(a, "--repeat=")) {
       o.repeat = parseCount("--repeat", value("--repeat="), 1);
     } else if (startsWith(a, "--warmup=")) {
@@ -415,12 +429,14 @@ void printTextReport(const Program &p, const std::vector<CommandRow> &rows,
 
 void printJsonReport(const Program &p, const std::vector<CommandRow> &rows,
                      uint64_t uploadNs, uint64_t repeat, unsigned threads,
-                     unsigned lanes, RunTimes run) {
+                     unsigned lanes, bool onCaller, RunTimes run) {
   uint64_t predicted = 0, measured = 0;
   std::string s = "{\n  \"function\": " + json::quote(p.function) +
                   ",\n  \"repeat\": " + std::to_string(repeat) +
                   ",\n  \"threads\": " + std::to_string(threads) +
                   ",\n  \"lanes\": " + std::to_string(lanes) +
+                  ",\n  \"run_on\": \"" + (onCaller ? "caller" : "queues") +
+                  "\"" +
                   ",\n  \"input_upload_ns\": " + std::to_string(uploadNs) +
                   ",\n  \"commands\": [";
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -633,6 +649,7 @@ int runMain(const Options &o) {
 
   SessionOptions so;
   so.lanes = o.lanes;
+  so.runOn = o.runOn;
   StatusOr<std::unique_ptr<Session>> session = Session::create(*exe, so);
   if (!session)
     failStatus(session.status());
@@ -701,8 +718,7 @@ int runMain(const Options &o) {
     std::vector<CommandRow> rows = commandRows(p, s.commandLanes(), runs);
     if (o.report == Options::Report::Json)
       printJsonReport(p, rows, uploadNs, o.repeat, runtime->threadCount(),
-                      o.lanes ? o.lanes : kDefaultSessionLanes,
-                      runTimes(runNs));
+                      s.laneLimit(), s.lastRunOnCaller(), runTimes(runNs));
     else
       printTextReport(p, rows, uploadNs, o.repeat, runTimes(runNs));
   }

@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <pthread.h>
 #include <string>
 #include <utility>
 #include <vector>
@@ -259,6 +260,48 @@ public:
   /// A new queue. Queues hold no device memory; a queue keeps the state it
   /// needs alive, so it may be destroyed after its device.
   virtual StatusOr<std::unique_ptr<Queue>> createQueue() = 0;
+
+  /// A new queue whose commands run on the thread that waits for them, as
+  /// IREE's inline HAL and ONNX Runtime's sequential executor run small
+  /// graphs: submit() checks and records a command and returns its fence;
+  /// wait(fence) and finish() run every recorded command up to the fence on
+  /// the calling thread, back to back (a wait on another queue's fence
+  /// waits for that queue, or runs it where it is a caller queue too);
+  /// isSignalled() only reports. No thread is handed a command, so a chain
+  /// of commands costs no wake-up or sleep. The calling thread must have
+  /// the stack kernels need (callerStackFitsKernels()). Unimplemented on a
+  /// device without one (every device but the CPU).
+  virtual StatusOr<std::unique_ptr<Queue>> createCallerQueue();
+};
+
+/// The least stack a thread needs to run CPU kernels itself: the kernel
+/// ABI's FUEL_KERNEL_MAX_STACK_BYTES and room for its caller.
+inline constexpr uint64_t kCallerMinStackBytes = 1u << 20;
+
+/// Whether the calling thread's stack is at least kCallerMinStackBytes (the
+/// main thread's limit, RLIMIT_STACK, or the thread's own size), so that
+/// it may run a caller queue's commands. Cheap: no file is read.
+bool callerStackFitsKernels();
+
+/// callerStackFitsKernels() remembered for the last thread that asked, so
+/// that a thread asking again costs no system call. Not thread-safe: one
+/// per session or queue, asked under its own serialization.
+class CallerStackCheck {
+public:
+  bool fits() {
+    pthread_t self = pthread_self();
+    if (!known_ || !pthread_equal(self, thread_)) {
+      thread_ = self;
+      fits_ = callerStackFitsKernels();
+      known_ = true;
+    }
+    return fits_;
+  }
+
+private:
+  pthread_t thread_{};
+  bool known_ = false;
+  bool fits_ = false;
 };
 
 /// Monotonic nanoseconds, the clock of CommandTiming.

@@ -139,6 +139,20 @@ struct SessionOptions {
   /// commands on different lanes overlap. 1: every device runs its commands
   /// in list order on one queue. 0: kDefaultSessionLanes.
   unsigned lanes = 0;
+  /// Where run() runs a program whose commands are all on the cpu.
+  enum class RunOn {
+    /// On the calling thread: the commands are recorded on caller queues
+    /// (Device::createCallerQueue) and run back to back, the caller joining
+    /// the pool's workers for each dispatch as a queue thread would; no
+    /// command is handed to another thread, so a chain of small commands
+    /// costs no wake-up. A thread whose stack is under
+    /// kCallerMinStackBytes hands them to the queue threads instead.
+    CallerThread,
+    /// On the cpu device's queue threads, one per lane, as runAsync() and
+    /// every program with another device always run.
+    QueueThreads,
+  };
+  RunOn runOn = RunOn::CallerThread;
 };
 
 /// Runs a LoadedExecutable, again and again, reusing its memory. A session
@@ -166,10 +180,12 @@ public:
   bool isInputBound(size_t index) const;
   bool isInputZeroCopy(size_t index) const;
 
-  /// Runs every command once and waits for the result.
+  /// Runs every command once and waits for the result; a cpu-only program
+  /// on the calling thread (SessionOptions::runOn).
   Status run();
-  /// Submits every command and returns; wait() finishes the run. Refused
-  /// when an input is unbound or a run is already in flight.
+  /// Submits every command to the devices' queues and returns, the
+  /// commands running meanwhile; wait() finishes the run. Refused when an
+  /// input is unbound or a run is already in flight.
   Status runAsync();
   /// Waits for the run in flight; the run's error, if any. Ok without one.
   Status wait();
@@ -193,6 +209,12 @@ public:
   /// The lanes device `device` (an index into Program::devices) uses: at
   /// most SessionOptions::lanes, at least 1.
   unsigned laneCount(size_t device) const;
+  /// The lanes per device commands are spread over (SessionOptions::lanes,
+  /// 0 resolved).
+  unsigned laneLimit() const;
+  /// Whether the last run started ran lane 0 of the cpu on the calling
+  /// thread (run() of a cpu-only program, SessionOptions::runOn).
+  bool lastRunOnCaller() const;
 
   struct Impl;
 

@@ -31,6 +31,8 @@
 #include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include <unordered_map>
@@ -43,6 +45,32 @@ using detail::unknownBuffer;
 
 Queue::~Queue() = default;
 Device::~Device() = default;
+
+StatusOr<std::unique_ptr<Queue>> Device::createCallerQueue() {
+  return Status::error(StatusCode::Unimplemented,
+                       info().id.str() + " has no caller queue: its commands "
+                                         "run on its own queues");
+}
+
+bool callerStackFitsKernels() {
+  // The main thread's stack grows up to RLIMIT_STACK; another thread's is
+  // the size it was created with (pthread_getattr_np reads /proc only for
+  // the main thread, which is why that one is asked here first).
+  if (syscall(SYS_gettid) == getpid()) {
+    rlimit limit;
+    if (getrlimit(RLIMIT_STACK, &limit) != 0)
+      return false;
+    return limit.rlim_cur == RLIM_INFINITY ||
+           limit.rlim_cur >= kCallerMinStackBytes;
+  }
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0)
+    return false;
+  size_t size = 0;
+  int err = pthread_attr_getstacksize(&attr, &size);
+  pthread_attr_destroy(&attr);
+  return err == 0 && size >= kCallerMinStackBytes;
+}
 
 uint64_t monotonicNs() {
   timespec ts;
@@ -196,6 +224,96 @@ namespace {
 constexpr size_t kQueueCapacity = 256;
 constexpr size_t kMaxWaits = 8;
 
+/// Checks a command and its waits against the device: what submit()
+/// refuses, on either kind of queue.
+Status validateCommand(CpuDevice::Impl &device_, const Command &c,
+                       const Fence *waits, size_t numWaits) {
+  FUEL_RT_RETURN_IF_ERROR(detail::checkWaitList(waits, numWaits, kMaxWaits));
+  std::lock_guard<std::mutex> lock(device_.mu);
+  if (c.kind == Command::Kind::Copy)
+    return detail::checkCopyCommandIn(
+        c, [&](Buffer b) { return device_.find(b); });
+  if (c.kind != Command::Kind::Dispatch)
+    return Status::error(StatusCode::InvalidArgument,
+                         "submit: unknown command kind");
+  if (!device_.kernels.count(c.kernel.id))
+    return detail::unknownKernel(c.kernel);
+  uint64_t total = uint64_t(c.grid[0]) * c.grid[1];
+  if (c.grid[2] && total > (uint64_t(1) << 48) / c.grid[2])
+    return Status::error(StatusCode::InvalidArgument,
+                         "dispatch: grid has more than 2^48 workgroups");
+  FUEL_RT_RETURN_IF_ERROR(
+      detail::checkDispatchArguments(c, device_.pool->workspaceBytes()));
+  for (size_t i = 0; i < c.numBindings; ++i) {
+    const Binding &b = c.bindings[i];
+    // The message is built only on failure: a good submit allocates
+    // nothing.
+    const auto *a = device_.find(b.buffer);
+    if (!a)
+      return unknownBuffer(("dispatch: binding " + std::to_string(i)).c_str(),
+                           b.buffer);
+    if (b.offset > a->size || b.length > a->size - b.offset)
+      return outOfRange(("dispatch: binding " + std::to_string(i)).c_str(),
+                        b.offset, b.length, a->size);
+  }
+  return Status::ok();
+}
+
+/// Runs a checked command whose waits have signalled, on the calling thread
+/// and the pool; `workspace` is the calling thread's.
+Status runCommand(CpuDevice::Impl &device_, Workspace &workspace_,
+                  const Command &c) {
+  if (c.kind == Command::Kind::Copy) {
+    void *src, *dst;
+    {
+      std::lock_guard<std::mutex> lock(device_.mu);
+      const auto *s = device_.find(c.src);
+      const auto *d = device_.find(c.dst);
+      if (!s || !d)
+        return Status::error(StatusCode::FailedPrecondition,
+                             "copy command: a buffer was freed before the "
+                             "command ran");
+      src = static_cast<char *>(s->data) + c.srcOffset;
+      dst = static_cast<char *>(d->data) + c.dstOffset;
+    }
+    if (c.bytes)
+      std::memmove(dst, src, c.bytes);
+    return Status::ok();
+  }
+  void *pointers[kMaxBindings];
+  fuel_kernel_fn fn;
+  {
+    std::lock_guard<std::mutex> lock(device_.mu);
+    auto k = device_.kernels.find(c.kernel.id);
+    if (k == device_.kernels.end())
+      return Status::error(StatusCode::FailedPrecondition,
+                           "dispatch: the kernel was unloaded before the "
+                           "command ran");
+    fn = k->second.fn;
+    for (size_t i = 0; i < c.numBindings; ++i) {
+      const auto *a = device_.find(c.bindings[i].buffer);
+      if (!a)
+        return Status::error(StatusCode::FailedPrecondition,
+                             "dispatch: binding " + std::to_string(i) +
+                                 " was freed before the command ran");
+      pointers[i] = static_cast<char *>(a->data) + c.bindings[i].offset;
+    }
+  }
+  if (workspace_.size() < c.workspaceBytes)
+    if (Status s = workspace_.reserve(device_.pool->workspaceBytes());
+        !s.isOk())
+      return s;
+  fuel_dispatch d;
+  d.bindings = pointers;
+  d.push_constants = c.numPushConstants ? c.pushConstants : nullptr;
+  d.grid[0] = c.grid[0];
+  d.grid[1] = c.grid[1];
+  d.grid[2] = c.grid[2];
+  bool inlineOnly = c.predictedNs != 0 && c.predictedNs < kInlineDispatchNs;
+  device_.pool->run(fn, d, workspace_.data(), inlineOnly);
+  return Status::ok();
+}
+
 class CpuQueue final : public Queue {
 public:
   explicit CpuQueue(std::shared_ptr<CpuDevice::Impl> device)
@@ -221,7 +339,6 @@ private:
   /// Runs `slot` once its waits have signalled; `start` is set when they
   /// have, so a command's time excludes its waits.
   Status execute(const Slot &slot, uint64_t &start);
-  Status validate(const Command &c, const Fence *waits, size_t numWaits);
 
   // The queue shares the device's state, so a queue that outlives its
   // CpuDevice still drains safely.
@@ -280,42 +397,9 @@ void *CpuQueue::threadMain(void *arg) {
   return nullptr;
 }
 
-Status CpuQueue::validate(const Command &c, const Fence *waits,
-                          size_t numWaits) {
-  FUEL_RT_RETURN_IF_ERROR(detail::checkWaitList(waits, numWaits, kMaxWaits));
-  std::lock_guard<std::mutex> lock(device_.mu);
-  if (c.kind == Command::Kind::Copy)
-    return detail::checkCopyCommandIn(
-        c, [&](Buffer b) { return device_.find(b); });
-  if (c.kind != Command::Kind::Dispatch)
-    return Status::error(StatusCode::InvalidArgument,
-                         "submit: unknown command kind");
-  if (!device_.kernels.count(c.kernel.id))
-    return detail::unknownKernel(c.kernel);
-  uint64_t total = uint64_t(c.grid[0]) * c.grid[1];
-  if (c.grid[2] && total > (uint64_t(1) << 48) / c.grid[2])
-    return Status::error(StatusCode::InvalidArgument,
-                         "dispatch: grid has more than 2^48 workgroups");
-  FUEL_RT_RETURN_IF_ERROR(
-      detail::checkDispatchArguments(c, device_.pool->workspaceBytes()));
-  for (size_t i = 0; i < c.numBindings; ++i) {
-    const Binding &b = c.bindings[i];
-    // The message is built only on failure: a good submit allocates
-    // nothing.
-    const auto *a = device_.find(b.buffer);
-    if (!a)
-      return unknownBuffer(("dispatch: binding " + std::to_string(i)).c_str(),
-                           b.buffer);
-    if (b.offset > a->size || b.length > a->size - b.offset)
-      return outOfRange(("dispatch: binding " + std::to_string(i)).c_str(),
-                        b.offset, b.length, a->size);
-  }
-  return Status::ok();
-}
-
 StatusOr<Fence> CpuQueue::submit(const Command &command, const Fence *waits,
                                  size_t numWaits) {
-  if (Status s = validate(command, waits, numWaits); !s.isOk())
+  if (Status s = validateCommand(device_, command, waits, numWaits); !s.isOk())
     return s;
   std::unique_lock<std::mutex> lock(mu_);
   hasSpace_.wait(lock, [&] {
@@ -350,56 +434,7 @@ Status CpuQueue::execute(const Slot &slot, uint64_t &start) {
       return Status::error(s.code(), "waited-on fence failed: " + s.message());
   }
   start = monotonicNs();
-  const Command &c = slot.command;
-  if (c.kind == Command::Kind::Copy) {
-    void *src, *dst;
-    {
-      std::lock_guard<std::mutex> lock(device_.mu);
-      const auto *s = device_.find(c.src);
-      const auto *d = device_.find(c.dst);
-      if (!s || !d)
-        return Status::error(StatusCode::FailedPrecondition,
-                             "copy command: a buffer was freed before the "
-                             "command ran");
-      src = static_cast<char *>(s->data) + c.srcOffset;
-      dst = static_cast<char *>(d->data) + c.dstOffset;
-    }
-    if (c.bytes)
-      std::memmove(dst, src, c.bytes);
-    return Status::ok();
-  }
-  void *pointers[kMaxBindings];
-  fuel_kernel_fn fn;
-  {
-    std::lock_guard<std::mutex> lock(device_.mu);
-    auto k = device_.kernels.find(c.kernel.id);
-    if (k == device_.kernels.end())
-      return Status::error(StatusCode::FailedPrecondition,
-                           "dispatch: the kernel was unloaded before the "
-                           "command ran");
-    fn = k->second.fn;
-    for (size_t i = 0; i < c.numBindings; ++i) {
-      const auto *a = device_.find(c.bindings[i].buffer);
-      if (!a)
-        return Status::error(StatusCode::FailedPrecondition,
-                             "dispatch: binding " + std::to_string(i) +
-                                 " was freed before the command ran");
-      pointers[i] = static_cast<char *>(a->data) + c.bindings[i].offset;
-    }
-  }
-  if (workspace_.size() < c.workspaceBytes)
-    if (Status s = workspace_.reserve(device_.pool->workspaceBytes());
-        !s.isOk())
-      return s;
-  fuel_dispatch d;
-  d.bindings = pointers;
-  d.push_constants = c.numPushConstants ? c.pushConstants : nullptr;
-  d.grid[0] = c.grid[0];
-  d.grid[1] = c.grid[1];
-  d.grid[2] = c.grid[2];
-  bool inlineOnly = c.predictedNs != 0 && c.predictedNs < kInlineDispatchNs;
-  device_.pool->run(fn, d, workspace_.data(), inlineOnly);
-  return Status::ok();
+  return runCommand(device_, workspace_, slot.command);
 }
 
 void CpuQueue::loop() {
@@ -497,6 +532,190 @@ Status CpuQueue::finish() {
     last = submitted_;
   }
   return wait(Fence{this, last});
+}
+
+//===----------------------------------------------------------------------===//
+// The caller queue
+//===----------------------------------------------------------------------===//
+
+/// Commands recorded by submit() and run by the thread that waits for them
+/// (Device::createCallerQueue): no queue thread, no hand-off per command.
+///
+/// One thread at a time runs a queue's commands: the waiter that finds no
+/// runner becomes it (runUpTo, outside mu_); another waiter sleeps until
+/// its fence has run. No lock is held while commands run, so caller queues
+/// that wait on each other's fences from several threads cannot deadlock:
+/// a command waits only for commands submitted before it, which its own
+/// queue's runner has already run.
+class CpuCallerQueue final : public Queue {
+public:
+  explicit CpuCallerQueue(std::shared_ptr<CpuDevice::Impl> device)
+      : keepAlive_(std::move(device)), device_(*keepAlive_) {}
+  /// Runs what is still recorded, as a queue thread drains its ring.
+  ~CpuCallerQueue() override { (void)finish(); }
+
+  Status init() { return workspace_.reserve(device_.pool->workspaceBytes()); }
+  StatusOr<Fence> submit(const Command &command, const Fence *waits,
+                         size_t numWaits) override;
+  Status wait(Fence fence) override;
+  bool isSignalled(Fence fence) const override {
+    return fence.value == 0 ||
+           (fence.queue == this &&
+            completed_.load(std::memory_order_acquire) >= fence.value);
+  }
+  Status finish() override;
+
+private:
+  struct Slot {
+    Command command;
+    Fence waits[kMaxWaits];
+    size_t numWaits = 0;
+  };
+
+  /// Under `lock` (of mu_): returns once every command up to `value` has
+  /// run, running them on this thread when no other thread is.
+  Status advance(std::unique_lock<std::mutex> &lock, uint64_t value);
+  /// Runs the recorded commands after completed_ up to `value`; only the
+  /// runner calls it, without mu_.
+  void runUpTo(uint64_t value);
+  /// The status of `value`, once it has run.
+  Status statusOf(uint64_t value) const {
+    uint64_t failed = failedAt_.load(std::memory_order_acquire);
+    return failed != 0 && failed <= value ? error_ : Status::ok();
+  }
+
+  std::shared_ptr<CpuDevice::Impl> keepAlive_;
+  CpuDevice::Impl &device_;
+  Workspace workspace_;
+
+  std::mutex mu_; // The ring's free slots, submitted_, runner_, stackCheck_.
+  CallerStackCheck stackCheck_;
+  std::condition_variable ran_;
+  std::atomic<unsigned> sleepers_{0};
+  bool runner_ = false;
+  Slot ring_[kQueueCapacity];
+  uint64_t submitted_ = 0;
+  std::atomic<uint64_t> completed_{0};
+  std::atomic<uint64_t> failedAt_{0};
+  Status error_;
+};
+
+Status CpuCallerQueue::advance(std::unique_lock<std::mutex> &lock,
+                               uint64_t value) {
+  while (completed_.load(std::memory_order_acquire) < value) {
+    if (runner_) {
+      ++sleepers_;
+      ran_.wait(lock, [&] {
+        return completed_.load(std::memory_order_acquire) >= value || !runner_;
+      });
+      --sleepers_;
+      continue;
+    }
+    if (!stackCheck_.fits())
+      return Status::error(StatusCode::FailedPrecondition,
+                           "a caller queue runs its commands on the waiting "
+                           "thread, whose stack is under the " +
+                               std::to_string(kCallerMinStackBytes >> 10) +
+                               " KiB its kernels need");
+    runner_ = true;
+    lock.unlock();
+    runUpTo(value);
+    lock.lock();
+    runner_ = false;
+    if (sleepers_.load())
+      ran_.notify_all();
+  }
+  return Status::ok();
+}
+
+StatusOr<Fence> CpuCallerQueue::submit(const Command &command,
+                                       const Fence *waits, size_t numWaits) {
+  if (Status s = validateCommand(device_, command, waits, numWaits); !s.isOk())
+    return s;
+  std::unique_lock<std::mutex> lock(mu_);
+  // A full ring runs its oldest command first, on the submitting thread.
+  if (submitted_ - completed_.load(std::memory_order_acquire) >= kQueueCapacity)
+    FUEL_RT_RETURN_IF_ERROR(
+        advance(lock, submitted_ - kQueueCapacity + 1).withContext("submit"));
+  uint64_t value = ++submitted_;
+  Slot &slot = ring_[value % kQueueCapacity];
+  slot.command = command;
+  slot.numWaits = numWaits;
+  std::copy(waits, waits + numWaits, slot.waits);
+  return Fence{this, value};
+}
+
+void CpuCallerQueue::runUpTo(uint64_t value) {
+  for (uint64_t v = completed_.load(std::memory_order_relaxed) + 1; v <= value;
+       ++v) {
+    // Slots up to `value` were written before the runner was chosen, under
+    // mu_, and are not reused before they complete.
+    const Slot &slot = ring_[v % kQueueCapacity];
+    CommandTiming *timing = slot.command.timing;
+    uint64_t start = 0;
+    if (failedAt_.load(std::memory_order_relaxed) == 0) {
+      Status s;
+      for (size_t i = 0; i < slot.numWaits && s.isOk(); ++i) {
+        const Fence &f = slot.waits[i];
+        // This queue's earlier commands have run, in order; another queue's
+        // fence is waited for (a caller queue runs its commands here).
+        if (f.value == 0)
+          continue;
+        if (f.queue == this) {
+          if (f.value > v)
+            s = Status::error(StatusCode::InvalidArgument,
+                              "command waits on a later fence of its queue");
+          continue;
+        }
+        if (Status w = const_cast<Queue *>(f.queue)->wait(f); !w.isOk())
+          s = Status::error(w.code(), "waited-on fence failed: " + w.message());
+      }
+      if (s.isOk()) {
+        start = monotonicNs();
+        s = runCommand(device_, workspace_, slot.command);
+      }
+      if (!s.isOk()) {
+        error_ = std::move(s);
+        failedAt_.store(v, std::memory_order_release);
+      }
+    }
+    if (timing) {
+      // A command that did not run (a failed wait, an earlier failure)
+      // takes no time.
+      timing->endNs = monotonicNs();
+      timing->startNs = start ? start : timing->endNs;
+    }
+    completed_.store(v, std::memory_order_release);
+    if (sleepers_.load()) {
+      // Under mu_, so that a sleeper that just checked is already waiting.
+      std::lock_guard<std::mutex> lock(mu_);
+      ran_.notify_all();
+    }
+  }
+}
+
+Status CpuCallerQueue::wait(Fence fence) {
+  if (fence.value == 0)
+    return Status::ok();
+  if (fence.queue != this)
+    return Status::error(StatusCode::InvalidArgument,
+                         "wait: the fence belongs to another queue");
+  if (completed_.load(std::memory_order_acquire) >= fence.value)
+    return statusOf(fence.value);
+  std::unique_lock<std::mutex> lock(mu_);
+  if (fence.value > submitted_)
+    return Status::error(StatusCode::InvalidArgument,
+                         "wait: fence " + std::to_string(fence.value) +
+                             " was never returned by this queue");
+  FUEL_RT_RETURN_IF_ERROR(advance(lock, fence.value).withContext("wait"));
+  return statusOf(fence.value);
+}
+
+Status CpuCallerQueue::finish() {
+  std::unique_lock<std::mutex> lock(mu_);
+  uint64_t last = submitted_;
+  FUEL_RT_RETURN_IF_ERROR(advance(lock, last).withContext("finish"));
+  return statusOf(last);
 }
 
 } // namespace
@@ -818,6 +1037,13 @@ Status CpuDevice::reserveWorkspace(uint64_t bytes) {
 StatusOr<std::unique_ptr<Queue>> CpuDevice::createQueue() {
   auto queue = std::make_unique<CpuQueue>(impl_);
   if (Status s = queue->start(); !s.isOk())
+    return s;
+  return std::unique_ptr<Queue>(std::move(queue));
+}
+
+StatusOr<std::unique_ptr<Queue>> CpuDevice::createCallerQueue() {
+  auto queue = std::make_unique<CpuCallerQueue>(impl_);
+  if (Status s = queue->init(); !s.isOk())
     return s;
   return std::unique_ptr<Queue>(std::move(queue));
 }

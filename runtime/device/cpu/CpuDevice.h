@@ -45,6 +45,9 @@ public:
   Status unloadModule(const ModuleHandle &module) override;
   Status reserveWorkspace(uint64_t bytes) override;
   StatusOr<std::unique_ptr<Queue>> createQueue() override;
+  /// Commands run by the thread that waits for them (Device.h); the
+  /// caller joins the pool's workers for a dispatch as a queue thread does.
+  StatusOr<std::unique_ptr<Queue>> createCallerQueue() override;
 
   /// Loads the shim at `path` (dlopen RTLD_NOW | RTLD_LOCAL), checks its
   /// fuel_shim_info, runs its init and resolves `entries` as kernels.

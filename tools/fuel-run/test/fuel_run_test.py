@@ -235,7 +235,8 @@ expect_ok([vadd, "--input=random:1", "--function=vadd"],
 two_adds = os.path.join(EXES, "two-adds.fuel")
 lanes_out = {}
 for lanes, expected in ((None, [0, 1]), (2, [0, 1]), (1, [0, 0])):
-    args = [two_adds, "--input=random:3", "--report=json",
+    # Two threads: with one, a cpu-only program defaults to one lane.
+    args = [two_adds, "--input=random:3", "--report=json", "--threads=2",
             "--output=@" + path("adds-c-%s.npy" % lanes),
             "--output=@" + path("adds-d-%s.npy" % lanes),
             "--trace=" + path("adds-%s.json" % lanes)]
@@ -258,6 +259,26 @@ for lanes, expected in ((None, [0, 1]), (2, [0, 1]), (1, [0, 0])):
                         np.load(path("adds-d-%s.npy" % lanes)).tobytes())
 check(lanes_out[1] == lanes_out[2] == lanes_out[None],
       "outputs identical with 1 and 2 lanes")
+# --run-on: run() of a cpu-only program on the calling thread by default,
+# on the queue threads with --run-on=queues; the same bytes either way.
+# One thread: one lane by default.
+for run_on in ("caller", "queues"):
+    out, _ = expect_ok([two_adds, "--input=random:3", "--report=json",
+                        "--threads=1", "--run-on=" + run_on,
+                        "--output=@" + path("adds-c-%s.npy" % run_on),
+                        "--output=@" + path("adds-d-%s.npy" % run_on)],
+                       "--run-on=" + run_on)
+    try:
+        rep = json.loads(out)
+        check(rep["run_on"] == run_on, "json run_on " + run_on, out)
+        check(rep["lanes"] == 1, "--threads=1: one lane by default", out)
+    except (ValueError, KeyError) as e:
+        failures.append("--run-on=%s report: %s: %s" % (run_on, e, out))
+    check((np.load(path("adds-c-%s.npy" % run_on)).tobytes(),
+           np.load(path("adds-d-%s.npy" % run_on)).tobytes()) == lanes_out[1],
+          "--run-on=%s: the same bytes" % run_on)
+expect_error([two_adds, "--input=random:1", "--run-on=gpu"],
+             "expected caller or queues", "--run-on=gpu")
 out, _ = expect_ok([two_adds, "--input=random:3", "--report"], "lane column")
 check(" lane " in out, "--report shows the lane column", out)
 rc, _, err = run(two_adds, "--input=random:1", "--lanes=17")

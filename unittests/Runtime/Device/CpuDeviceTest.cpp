@@ -498,3 +498,75 @@ TEST(CpuDeviceTest, CommandsOfDifferentQueuesOverlap) {
   EXPECT_LT(t2.startNs, t1.endNs);
   EXPECT_EQ(out, std::vector<uint32_t>(2, 1));
 }
+
+namespace {
+
+// A caller queue records commands and runs them on the thread that waits:
+// nothing has run before the wait, everything up to the fence after it.
+TEST(CpuCallerQueueTest, RunsWhatItRecordedWhenWaitedOn) {
+  auto dev = makeCpu(2);
+  ASSERT_TRUE(dev);
+  auto q = dev->createCallerQueue();
+  ASSERT_TRUE(q) << q.status().toString();
+  Buffer b = *dev->allocate(16, 0);
+  uint32_t v[4] = {1, 2, 3, 4};
+  ASSERT_TRUE(dev->write(b, 0, v, 16));
+  auto f1 = (*q)->submit(Command::copy(b, 0, b, 4, 4)); // v[1] = v[0]
+  auto f2 = (*q)->submit(Command::copy(b, 4, b, 8, 4)); // v[2] = v[1]
+  ASSERT_TRUE(f1 && f2);
+  EXPECT_FALSE((*q)->isSignalled(*f1));
+  uint32_t got[4];
+  ASSERT_TRUE(dev->read(b, 0, got, 16));
+  EXPECT_EQ(got[1], 2u) << "a caller queue ran a command before any wait";
+  ASSERT_TRUE((*q)->wait(*f1));
+  EXPECT_TRUE((*q)->isSignalled(*f1));
+  EXPECT_FALSE((*q)->isSignalled(*f2));
+  ASSERT_TRUE((*q)->finish());
+  ASSERT_TRUE(dev->read(b, 0, got, 16));
+  EXPECT_EQ(got[1], 1u);
+  EXPECT_EQ(got[2], 1u);
+  ASSERT_TRUE(dev->free(b));
+}
+
+// Destroying a caller queue runs what it still holds, as a queue thread
+// drains its ring before it stops.
+TEST(CpuCallerQueueTest, DrainsWhenDestroyed) {
+  auto dev = makeCpu(1);
+  ASSERT_TRUE(dev);
+  Buffer b = *dev->allocate(8, 0);
+  uint32_t v[2] = {5, 0};
+  ASSERT_TRUE(dev->write(b, 0, v, 8));
+  {
+    auto q = dev->createCallerQueue();
+    ASSERT_TRUE(q);
+    ASSERT_TRUE((*q)->submit(Command::copy(b, 0, b, 4, 4)));
+  }
+  uint32_t got[2];
+  ASSERT_TRUE(dev->read(b, 0, got, 8));
+  EXPECT_EQ(got[1], 5u);
+  ASSERT_TRUE(dev->free(b));
+}
+
+// More commands than the ring holds: the submitting thread runs the oldest.
+TEST(CpuCallerQueueTest, AFullRingRunsItsOldestOnSubmit) {
+  auto dev = makeCpu(1);
+  ASSERT_TRUE(dev);
+  Buffer b = *dev->allocate(8, 0);
+  uint32_t v[2] = {9, 0};
+  ASSERT_TRUE(dev->write(b, 0, v, 8));
+  auto q = dev->createCallerQueue();
+  ASSERT_TRUE(q);
+  std::vector<Fence> fences;
+  for (int i = 0; i < 1000; ++i) {
+    auto f = (*q)->submit(Command::copy(b, 0, b, 4, 4));
+    ASSERT_TRUE(f) << f.status().toString();
+    fences.push_back(*f);
+  }
+  EXPECT_TRUE((*q)->isSignalled(fences[0]));
+  EXPECT_FALSE((*q)->isSignalled(fences.back()));
+  ASSERT_TRUE((*q)->finish());
+  EXPECT_TRUE((*q)->isSignalled(fences.back()));
+  ASSERT_TRUE(dev->free(b));
+}
+
+} // namespace

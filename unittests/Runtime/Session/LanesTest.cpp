@@ -149,6 +149,20 @@ TEST(Lanes, ADependentChainStaysOnOneLaneInOrder) {
   EXPECT_EQ(s->laneCount(0), 1u); // lane 1 would have nothing to run
 }
 
+// Commands predicted under kInlineDispatchNs are not worth another thread:
+// a fan-out of them stays on one lane, whatever the lanes allowed.
+TEST(Lanes, ShortCommandsStayOnOneLane) {
+  auto rt = runtime(2);
+  ASSERT_TRUE(rt);
+  ExecutableWriter w;
+  buildTwoSleeps(w, 1); // two independent commands predicted at 1 us
+  auto s = session(load(*rt, w), 4);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->commandLanes(), (std::vector<uint32_t>{0, 0}));
+  EXPECT_EQ(s->laneCount(0), 1u);
+  ASSERT_TRUE(s->run());
+}
+
 TEST(Lanes, AssignmentIsDeterministic) {
   auto rt = runtime(2);
   ASSERT_TRUE(rt);

@@ -2,8 +2,10 @@
 //
 // Counts the global operator new calls of this test binary (CountingNew.h)
 // while counting is on, from every thread, and checks that once a
-// session is created and its inputs bound, running it (synchronously and
-// asynchronously), reading its output and its timings allocates nothing.
+// session is created, its inputs bound and each kind of run done once
+// (run() on the calling thread, runAsync() on the queue threads: each
+// creates its queues the first time), running it, reading its output and
+// its timings allocates nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,7 +43,11 @@ TEST(SessionNoAllocation, RunsReadsAndTimingsAllocateNothing) {
       a[i] = float(i % 100);
     ASSERT_TRUE((*s)->bindInput(0, ElementType::F32, {int64_t(n)}, a, n * 4));
     ASSERT_TRUE((*s)->bindInput(1, ElementType::F32, {int64_t(n)}, a, n * 4));
-    ASSERT_TRUE((*s)->run()); // the first run sizes the timing record
+    // The first run sizes the timing record; the first run() and the first
+    // runAsync() create their queues (the calling thread's, the queue
+    // threads').
+    ASSERT_TRUE((*s)->run());
+    ASSERT_TRUE((*s)->runAsync() && (*s)->wait());
     allocations = 0;
     counting = true;
     bool ok = true;
@@ -81,6 +87,7 @@ TEST(SessionNoAllocation, RunsOverLanesWithFenceWaitsAllocateNothing) {
     ASSERT_TRUE(s);
     ASSERT_EQ((*s)->commandLanes(), (std::vector<uint32_t>{0, 1, 0, 1}));
     ASSERT_TRUE((*s)->run());
+    ASSERT_TRUE((*s)->runAsync() && (*s)->wait());
     int32_t flags[4] = {};
     allocations = 0;
     counting = true;

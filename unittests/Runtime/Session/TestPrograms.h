@@ -124,8 +124,9 @@ inline void buildChain(ExecutableWriter &w, uint32_t n = 512,
 /// flags[2] = flags[0] + 1; 3 (after 0 and 1) writes flags[3] = flags[0] + 1.
 /// With two lanes: 0 and 2 share lane 0; 1 goes to lane 1, and so does 3
 /// (lane 0's tail is 2, not 0), which then waits for 0 by fence.
-/// Predictions are `sleepUs` in ns, so the assignment does not depend on
-/// the actual sleep.
+/// Predictions are `sleepUs` in ns (the increments 50 us, above
+/// kInlineDispatchNs, so that they may take another lane), so the
+/// assignment does not depend on the actual sleep.
 inline void buildDiamond(ExecutableWriter &w, uint32_t sleepUs,
                          uint64_t predictedUs = 50000) {
   uint32_t cpu = startTestProgram(w, "diamond", 64,
@@ -149,7 +150,7 @@ inline void buildDiamond(ExecutableWriter &w, uint32_t sleepUs,
     d.bindings = {{fb, 0, 4}, {fb, slot * 4, 4}};
     return w.addDispatch(
         d, std::move(deps),
-        testReport(node, "fuel.inc", "cpu.test.increment", "generated", 1000));
+        testReport(node, "fuel.inc", "cpu.test.increment", "generated", 50000));
   };
   sleep(sleepUs, 0, predictedUs * 1000, 1, {});
   sleep(sleepUs / 50, 1, predictedUs * 1000 / 50, 2, {});
