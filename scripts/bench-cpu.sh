@@ -10,6 +10,8 @@
 #              10k -> 100k
 #   ort        bench/ort/run.sh: the three examples against ONNX Runtime
 #   predicted  scripts/report-predicted.py: Layer 1 against measured time
+#   runtime    scripts/bench-run-overhead.py: the whole-run overhead of
+#              chains of tiny commands, calling thread against queue threads
 # Each benchmark prints ratios against a baseline run beside it; its output
 # is also written to $FUEL_BENCH_OUT/<name>.txt (default: <build>/bench-out).
 # Usage: scripts/bench-cpu.sh [name...]   (default: all, in the order above)
@@ -19,11 +21,11 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FUEL_BUILD_DIR:-$root/build}"
 out="${FUEL_BENCH_OUT:-$build/bench-out}"
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(matmul conv memory compile ort predicted)
+[ ${#names[@]} -gt 0 ] || names=(matmul conv memory compile ort predicted runtime)
 for name in "${names[@]}"; do
   case "$name" in
-  matmul | conv | memory | compile | ort | predicted) ;;
-  *) echo "bench-cpu: unknown benchmark '$name' (matmul conv memory compile ort predicted)" >&2
+  matmul | conv | memory | compile | ort | predicted | runtime) ;;
+  *) echo "bench-cpu: unknown benchmark '$name' (matmul conv memory compile ort predicted runtime)" >&2
      exit 2 ;;
   esac
 done
@@ -48,6 +50,8 @@ for name in "${names[@]}"; do
   compile) run compile /usr/bin/python3 "$root/bench/compile-scale/run.py" ;;
   ort) run ort "$root/bench/ort/run.sh" ;;
   predicted) run predicted "$root/scripts/report-predicted.py" ;;
+  runtime) run runtime /usr/bin/python3 "$root/scripts/bench-run-overhead.py" \
+    --bench "$build/bin/fuel-bench-run-overhead" ;;
   esac
 done
 echo "bench-cpu: results in $out"
