@@ -1,5 +1,6 @@
 # Sanitizer instrumentation of fuel's own targets (FUEL_SANITIZERS, a list of
-# `address` and `undefined`; empty by default, `address;undefined` when
+# `address` and `undefined`, or `thread` alone (scripts/test-tsan.sh, the
+# runtime's unit tests under ThreadSanitizer); empty by default, `address;undefined` when
 # FUEL_BUILD_FUZZERS is ON, so that the fuzzers and the sanitizer suite share
 # one instrumented tree). Included from the top-level CMakeLists.txt after
 # HandleLLVMOptions and before any target, so every target of the project --
@@ -10,7 +11,7 @@
 # resolve it from the executable (or from LD_PRELOAD in a host that is not
 # instrumented, e.g. Python loading the C API through ctypes).
 set(FUEL_SANITIZERS "" CACHE STRING
-  "Sanitizers for fuel's targets: a list of address and undefined (e.g. address;undefined)")
+  "Sanitizers for fuel's targets: a list of address and undefined (e.g. address;undefined), or thread")
 
 if(FUEL_BUILD_FUZZERS AND NOT FUEL_SANITIZERS)
   set(FUEL_SANITIZERS address undefined)
@@ -40,11 +41,15 @@ if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
   message(FATAL_ERROR "FUEL_SANITIZERS needs clang")
 endif()
 foreach(sanitizer IN LISTS FUEL_SANITIZERS)
-  if(NOT sanitizer MATCHES "^(address|undefined)$")
+  if(NOT sanitizer MATCHES "^(address|undefined|thread)$")
     message(FATAL_ERROR "FUEL_SANITIZERS: unknown sanitizer `${sanitizer}` "
-      "(expected a list of address and undefined)")
+      "(expected a list of address and undefined, or thread)")
   endif()
 endforeach()
+if("thread" IN_LIST FUEL_SANITIZERS AND NOT FUEL_SANITIZERS STREQUAL "thread")
+  message(FATAL_ERROR "FUEL_SANITIZERS: thread goes alone (ThreadSanitizer "
+    "cannot be combined with address or undefined)")
+endif()
 list(JOIN FUEL_SANITIZERS "," FUEL_SANITIZE_LIST)
 message(STATUS "fuel: instrumenting with -fsanitize=${FUEL_SANITIZE_LIST}")
 

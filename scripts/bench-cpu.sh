@@ -12,6 +12,8 @@
 #   predicted  scripts/report-predicted.py: Layer 1 against measured time
 #   runtime    scripts/bench-run-overhead.py: the whole-run overhead of
 #              chains of tiny commands, calling thread against queue threads
+#   small      bench/ort/small_models.py: two ~30-node models against ONNX
+#              Runtime, fresh processes interleaved
 # Each benchmark prints ratios against a baseline run beside it; its output
 # is also written to $FUEL_BENCH_OUT/<name>.txt (default: <build>/bench-out).
 # Usage: scripts/bench-cpu.sh [name...]   (default: all, in the order above)
@@ -21,11 +23,11 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FUEL_BUILD_DIR:-$root/build}"
 out="${FUEL_BENCH_OUT:-$build/bench-out}"
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(matmul conv memory compile ort predicted runtime)
+[ ${#names[@]} -gt 0 ] || names=(matmul conv memory compile ort predicted runtime small)
 for name in "${names[@]}"; do
   case "$name" in
-  matmul | conv | memory | compile | ort | predicted | runtime) ;;
-  *) echo "bench-cpu: unknown benchmark '$name' (matmul conv memory compile ort predicted runtime)" >&2
+  matmul | conv | memory | compile | ort | predicted | runtime | small) ;;
+  *) echo "bench-cpu: unknown benchmark '$name' (matmul conv memory compile ort predicted runtime small)" >&2
      exit 2 ;;
   esac
 done
@@ -52,6 +54,8 @@ for name in "${names[@]}"; do
   predicted) run predicted "$root/scripts/report-predicted.py" ;;
   runtime) run runtime /usr/bin/python3 "$root/scripts/bench-run-overhead.py" \
     --bench "$build/bin/fuel-bench-run-overhead" ;;
+  small) run small /usr/bin/python3 "$root/bench/ort/small_models.py" \
+    --build "$build" --ort-dir "$("$root/bench/ort/install.sh" "$build")" ;;
   esac
 done
 echo "bench-cpu: results in $out"

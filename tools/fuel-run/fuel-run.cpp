@@ -385,12 +385,15 @@ commandRows(const Program &p, const std::vector<uint32_t> &lanes,
 struct RunTimes {
   uint64_t medianNs = 0;
   uint64_t minNs = 0;
+  /// Every timed run, in order.
+  std::vector<uint64_t> runsNs;
 };
 
 RunTimes runTimes(const std::vector<uint64_t> &ns) {
   RunTimes t;
   t.medianNs = median(ns);
   t.minNs = ns.empty() ? 0 : *std::min_element(ns.begin(), ns.end());
+  t.runsNs = ns;
   return t;
 }
 
@@ -466,7 +469,11 @@ void printJsonReport(const Program &p, const std::vector<CommandRow> &rows,
   s += "\n  ],\n  \"total_predicted_ns\": " + std::to_string(predicted) +
        ",\n  \"total_measured_ns\": " + std::to_string(measured) +
        ",\n  \"run_median_ns\": " + std::to_string(run.medianNs) +
-       ",\n  \"run_min_ns\": " + std::to_string(run.minNs) + "\n}\n";
+       ",\n  \"run_min_ns\": " + std::to_string(run.minNs) +
+       ",\n  \"run_ns\": [";
+  for (size_t i = 0; i < run.runsNs.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(run.runsNs[i]);
+  s += "]\n}\n";
   std::fputs(s.c_str(), stdout);
 }
 

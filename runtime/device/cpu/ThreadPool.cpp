@@ -58,7 +58,7 @@ Status Workspace::reserve(uint64_t bytes) {
 StatusOr<std::unique_ptr<ThreadPool>>
 ThreadPool::create(unsigned workers, uint64_t workspaceBytes) {
   std::unique_ptr<ThreadPool> pool(new ThreadPool());
-  pool->workspaceBytes_ = workspaceBytes;
+  pool->workspaceBytes_.store(workspaceBytes, std::memory_order_release);
 
   pthread_attr_t attr;
   if (pthread_attr_init(&attr) != 0)
@@ -117,7 +117,8 @@ Status ThreadPool::reserveWorkspace(uint64_t bytes) {
   for (auto &w : workers_)
     if (Status s = w->workspace.reserve(bytes); !s.isOk())
       return s;
-  workspaceBytes_ = std::max(workspaceBytes_, bytes);
+  workspaceBytes_.store(std::max(workspaceBytes_.load(), bytes),
+                        std::memory_order_release);
   return Status::ok();
 }
 

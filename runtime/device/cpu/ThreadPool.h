@@ -67,7 +67,9 @@ public:
   /// Grows every worker's workspace to at least `bytes`. Waits for a running
   /// dispatch to end first.
   Status reserveWorkspace(uint64_t bytes);
-  uint64_t workspaceBytes() const { return workspaceBytes_; }
+  uint64_t workspaceBytes() const {
+    return workspaceBytes_.load(std::memory_order_acquire);
+  }
 
   /// Runs every workgroup of `dispatch` (dispatch.grid) with `fn`, on the
   /// workers and the calling thread, whose workspace is `callerWorkspace`,
@@ -101,7 +103,9 @@ private:
 
   std::vector<std::unique_ptr<Worker>> workers_;
   size_t stackBytes_ = 0;
-  uint64_t workspaceBytes_ = 0;
+  /// Grown by reserveWorkspace (under the pool's locks) while other
+  /// sessions' queues read it to check their commands.
+  std::atomic<uint64_t> workspaceBytes_{0};
 
   // One dispatch holds the pool at a time.
   std::mutex runMutex_;
