@@ -16,6 +16,11 @@ default_rng(seed); nothing is downloaded):
          Softmax -- 30 nodes (the first Gemm 490 -> 144)
   mlp30  15 x (Gemm 256 + Relu) on a 1x256 input -- 30 nodes
 
+and, by name, the three examples as write_models.py writes them (mlp,
+convnet, transformer: the weights initializers, the data the one input),
+run the same way so that the examples are measured under this protocol
+too.
+
 Gemm weights are uniform in +-1/sqrt(fan-in), biases and layer-norm shifts
 in +-0.1, scales 1 +- 0.1; opset 17; each model passes onnx.checker with
 full shape inference. fuel imports each (fuel-import-onnx) and compiles it
@@ -128,6 +133,19 @@ def mlp30(rng):
 
 
 MODELS = {"kws": kws, "mlp30": mlp30}
+EXAMPLES = ("mlp", "convnet", "transformer")
+
+
+def write_example(work, name, seed):
+    """An example's model, input and float64 reference, from
+    write_models.py; returns (onnx path, input path, reference, nodes)."""
+    sys.path.insert(0, HERE)
+    import write_models  # noqa: E402
+    write_models.write(work, name, seed)
+    path = os.path.join(work, f"{name}.onnx")
+    return (path, os.path.join(work, f"{name}.arg0.npy"),
+            np.load(os.path.join(work, f"{name}.ref.npy")),
+            len(onnx.load(path).graph.node))
 
 
 class Failure(Exception):
@@ -204,22 +222,27 @@ def main(argv):
                                  if os.environ.get("CI") == "true" else ""))
     threads = [int(t) for t in a.threads.split(",")]
     summary = []
-    print(f"small models against ONNX Runtime: {a.processes} processes x "
+    print(f"models against ONNX Runtime: {a.processes} processes x "
           f"{a.repeat} runs (after {a.warmup}) per contender, "
           f"{os.cpu_count()} cores, load before: {loadavg()}")
     for name in a.models.split(","):
-        if name not in MODELS:
-            raise Failure(f"unknown model {name} ({', '.join(MODELS)})")
-        rng = np.random.default_rng(a.seed)
-        graph, x, ref = MODELS[name](rng)
-        model = helper.make_model(
-            graph, opset_imports=[helper.make_opsetid("", OPSET)])
-        model.ir_version = 8
-        onnx.checker.check_model(model, full_check=True)
-        path = os.path.join(work, f"{name}.onnx")
-        onnx.save(model, path)
-        xin = os.path.join(work, f"{name}.x.npy")
-        np.save(xin, x)
+        if name in EXAMPLES:
+            path, xin, ref, nodes = write_example(work, name, a.seed)
+        elif name in MODELS:
+            rng = np.random.default_rng(a.seed)
+            graph, x, ref = MODELS[name](rng)
+            model = helper.make_model(
+                graph, opset_imports=[helper.make_opsetid("", OPSET)])
+            model.ir_version = 8
+            onnx.checker.check_model(model, full_check=True)
+            path = os.path.join(work, f"{name}.onnx")
+            onnx.save(model, path)
+            xin = os.path.join(work, f"{name}.x.npy")
+            np.save(xin, x)
+            nodes = len(graph.node)
+        else:
+            raise Failure(f"unknown model {name} "
+                          f"({', '.join(list(MODELS) + list(EXAMPLES))})")
         mlir = os.path.join(work, f"{name}.mlir")
         exe = os.path.join(work, f"{name}.fuelx")
         run([os.path.join(bin_dir, "fuel-import-onnx"), path, "-o", mlir],
@@ -227,7 +250,6 @@ def main(argv):
         run([os.path.join(bin_dir, "fuel-compile"), mlir, "-o", exe,
              f"--topology={a.topology}", "--plan=allow-cost-placement=false"],
             f"fuel-compile {name}")
-        nodes = len(graph.node)
 
         def fuel(t, warmup, repeat, output=None):
             cmd = [os.path.join(bin_dir, "fuel-run"), exe, f"--input=@{xin}",
