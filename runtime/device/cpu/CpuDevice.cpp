@@ -314,6 +314,27 @@ Status runCommand(CpuDevice::Impl &device_, Workspace &workspace_,
   return Status::ok();
 }
 
+/// Waits for the fences a command at `value` of `self` waits on: one of
+/// `self` is an earlier command, already run (queues run in order), or a
+/// later one, refused; another queue's is waited for.
+Status waitForFences(const Queue *self, uint64_t value, const Fence *waits,
+                     size_t numWaits) {
+  for (size_t i = 0; i < numWaits; ++i) {
+    const Fence &f = waits[i];
+    if (f.value == 0)
+      continue;
+    if (f.queue == self) {
+      if (f.value > value)
+        return Status::error(StatusCode::InvalidArgument,
+                             "command waits on a later fence of its queue");
+      continue;
+    }
+    if (Status s = const_cast<Queue *>(f.queue)->wait(f); !s.isOk())
+      return Status::error(s.code(), "waited-on fence failed: " + s.message());
+  }
+  return Status::ok();
+}
+
 class CpuQueue final : public Queue {
 public:
   explicit CpuQueue(std::shared_ptr<CpuDevice::Impl> device)
@@ -419,20 +440,8 @@ StatusOr<Fence> CpuQueue::submit(const Command &command, const Fence *waits,
 }
 
 Status CpuQueue::execute(const Slot &slot, uint64_t &start) {
-  for (size_t i = 0; i < slot.numWaits; ++i) {
-    const Fence &f = slot.waits[i];
-    if (f.value == 0)
-      continue;
-    if (f.queue == this) {
-      // An earlier command of this queue: already complete, in order.
-      if (f.value > completed_.load() + 1)
-        return Status::error(StatusCode::InvalidArgument,
-                             "command waits on a later fence of its queue");
-      continue;
-    }
-    if (Status s = const_cast<Queue *>(f.queue)->wait(f); !s.isOk())
-      return Status::error(s.code(), "waited-on fence failed: " + s.message());
-  }
+  FUEL_RT_RETURN_IF_ERROR(
+      waitForFences(this, completed_.load() + 1, slot.waits, slot.numWaits));
   start = monotonicNs();
   return runCommand(device_, workspace_, slot.command);
 }
@@ -654,22 +663,8 @@ void CpuCallerQueue::runUpTo(uint64_t value) {
     CommandTiming *timing = slot.command.timing;
     uint64_t start = 0;
     if (failedAt_.load(std::memory_order_relaxed) == 0) {
-      Status s;
-      for (size_t i = 0; i < slot.numWaits && s.isOk(); ++i) {
-        const Fence &f = slot.waits[i];
-        // This queue's earlier commands have run, in order; another queue's
-        // fence is waited for (a caller queue runs its commands here).
-        if (f.value == 0)
-          continue;
-        if (f.queue == this) {
-          if (f.value > v)
-            s = Status::error(StatusCode::InvalidArgument,
-                              "command waits on a later fence of its queue");
-          continue;
-        }
-        if (Status w = const_cast<Queue *>(f.queue)->wait(f); !w.isOk())
-          s = Status::error(w.code(), "waited-on fence failed: " + w.message());
-      }
+      // Another caller queue's fence runs that queue's commands here.
+      Status s = waitForFences(this, v, slot.waits, slot.numWaits);
       if (s.isOk()) {
         start = monotonicNs();
         s = runCommand(device_, workspace_, slot.command);
