@@ -30,23 +30,7 @@ import statistics
 import subprocess
 import sys
 
-
-def percentile(values, q):
-    values = sorted(values)
-    if not values:
-        return 0.0
-    k = (len(values) - 1) * q
-    lo = int(k)
-    hi = min(lo + 1, len(values) - 1)
-    return values[lo] + (values[hi] - values[lo]) * (k - lo)
-
-
-def loadavg():
-    try:
-        with open("/proc/loadavg", encoding="ascii") as f:
-            return " ".join(f.read().split()[:3])
-    except OSError:
-        return "unknown"
+from fueltools import loadavg, percentile
 
 
 def main(argv):

@@ -58,6 +58,9 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
+                                "scripts"))
+from fueltools import Fail, loadavg, percentile, run, tool  # noqa: E402
 OPSET = 17
 
 
@@ -148,26 +151,6 @@ def write_example(work, name, seed):
             len(onnx.load(path).graph.node))
 
 
-class Failure(Exception):
-    pass
-
-
-def run(command, what):
-    r = subprocess.run(command, capture_output=True, text=True)
-    if r.returncode != 0:
-        raise Failure(f"{what} failed (exit {r.returncode}):\n  $ " +
-                      " ".join(command) + "\n" + r.stdout + r.stderr)
-    return r.stdout
-
-
-def percentile(values, q):
-    values = sorted(values)
-    k = (len(values) - 1) * q
-    lo = int(k)
-    hi = min(lo + 1, len(values) - 1)
-    return values[lo] + (values[hi] - values[lo]) * (k - lo)
-
-
 def stats(per_process):
     runs = [v for p in per_process for v in p]
     med = statistics.median(runs)
@@ -175,14 +158,6 @@ def stats(per_process):
     return {"median_ns": med, "p90_ns": percentile(runs, 0.9),
             "p90_p50": percentile(runs, 0.9) / max(med, 1.0),
             "process_spread": max(medians) / max(min(medians), 1.0)}
-
-
-def loadavg():
-    try:
-        with open("/proc/loadavg", encoding="ascii") as f:
-            return " ".join(f.read().split()[:3])
-    except OSError:
-        return "unknown"
 
 
 def main(argv):
@@ -203,10 +178,9 @@ def main(argv):
     a = ap.parse_args(argv[1:])
     work = a.work or tempfile.mkdtemp(prefix="fuel-small-models-")
     os.makedirs(work, exist_ok=True)
-    bin_dir = os.path.join(a.build, "bin")
-    for tool in ("fuel-import-onnx", "fuel-compile", "fuel-run"):
-        if not os.path.exists(os.path.join(bin_dir, tool)):
-            raise Failure(f"{tool} is missing in {bin_dir}; build it first")
+    import_onnx, compile_, fuel_run = (
+        tool(a.build, t) for t in ("fuel-import-onnx", "fuel-compile",
+                                   "fuel-run"))
     missing = None
     if not os.path.isdir(os.path.join(a.ort_dir, "node_modules",
                                       "onnxruntime-node")):
@@ -218,7 +192,7 @@ def main(argv):
         if a.skip_if_missing and os.environ.get("CI") != "true":
             print(f"small_models: SKIP: {missing}")
             return 77
-        raise Failure(missing + (" (CI=true: scripts/test.sh installs it)"
+        raise Fail(missing + (" (CI=true: scripts/test.sh installs it)"
                                  if os.environ.get("CI") == "true" else ""))
     threads = [int(t) for t in a.threads.split(",")]
     summary = []
@@ -241,23 +215,21 @@ def main(argv):
             np.save(xin, x)
             nodes = len(graph.node)
         else:
-            raise Failure(f"unknown model {name} "
+            raise Fail(f"unknown model {name} "
                           f"({', '.join(list(MODELS) + list(EXAMPLES))})")
         mlir = os.path.join(work, f"{name}.mlir")
         exe = os.path.join(work, f"{name}.fuelx")
-        run([os.path.join(bin_dir, "fuel-import-onnx"), path, "-o", mlir],
-            f"fuel-import-onnx {name}")
-        run([os.path.join(bin_dir, "fuel-compile"), mlir, "-o", exe,
-             f"--topology={a.topology}", "--plan=allow-cost-placement=false"],
-            f"fuel-compile {name}")
+        run([import_onnx, path, "-o", mlir])
+        run([compile_, mlir, "-o", exe,
+             f"--topology={a.topology}", "--plan=allow-cost-placement=false"])
 
         def fuel(t, warmup, repeat, output=None):
-            cmd = [os.path.join(bin_dir, "fuel-run"), exe, f"--input=@{xin}",
+            cmd = [fuel_run, exe, f"--input=@{xin}",
                    f"--threads={t}", f"--warmup={warmup}",
                    f"--repeat={repeat}", "--report=json"]
             if output:
                 cmd.append(f"--output=@{output}")
-            return json.loads(run(cmd, f"fuel-run {name}"))
+            return json.loads(run(cmd))
 
         def ort(t, warmup, repeat, output=None):
             cmd = ["node", os.path.join(HERE, "run_ort.js"), "--ort-dir",
@@ -265,7 +237,7 @@ def main(argv):
                    str(t), "--warmup", str(warmup), "--repeat", str(repeat)]
             if output:
                 cmd += ["--output", output]
-            return json.loads(run(cmd, f"ONNX Runtime {name}"))
+            return json.loads(run(cmd))
 
         fo, oo = (os.path.join(work, f"{name}.{w}.npy")
                   for w in ("fuel", "ort"))
@@ -274,7 +246,7 @@ def main(argv):
         got, want = np.load(fo), np.load(oo)
         for what, other in (("ONNX Runtime", want), ("float64", ref)):
             if not np.allclose(got, other, rtol=1e-3, atol=1e-4):
-                raise Failure(f"{name}: fuel's result differs from "
+                raise Fail(f"{name}: fuel's result differs from "
                               f"{what}'s by {np.abs(got - other).max():.3g}")
         print(f"{name}: {nodes} ONNX nodes, {len(rep['commands'])} fuel "
               f"commands, run on {rep['run_on']}; fuel = ORT = float64 "
@@ -334,6 +306,6 @@ def main(argv):
 if __name__ == "__main__":
     try:
         sys.exit(main(sys.argv))
-    except Failure as e:
+    except Fail as e:
         print(f"small_models: {e}", file=sys.stderr)
         sys.exit(1)
